@@ -1,0 +1,339 @@
+package cc
+
+import (
+	"fmt"
+
+	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/sim"
+)
+
+// DCQCNParams are the reaction-point parameters of DCQCN (Zhu et al.,
+// SIGCOMM 2015; canonical description: spec dcqcn-p.md §1.1; reference
+// simulator as coded: reference-simulator.md §4). Names follow the reference
+// simulator's config keys.
+type DCQCNParams struct {
+	// Mode "reference" reproduces the reference simulator's DCQCN (cuts only
+	// at the periodic decrease check, α timer uses "any CNP in the slot",
+	// timer-only increase with stage count); "canonical" is the DCQCN paper's
+	// reaction point (cut on every CNP, α timer and increase timer restarted
+	// by a CNP, byte counter, T/B stage rule).
+	Mode                 string  `yaml:"mode" doc:"reference | canonical"`
+	AlphaResumeInterval  float64 `yaml:"alpha_resume_interval_us" unit:"us" doc:"α update period (reference: truncated to whole µs)"`
+	RateDecreaseInterval float64 `yaml:"rate_decrease_interval_us" unit:"us" doc:"period of the rate-decrease check (reference mode)"`
+	RPTimer              float64 `yaml:"rp_timer_us" unit:"us" doc:"rate-increase timer period"`
+	G                    float64 `yaml:"g" doc:"EWMA gain of α"`
+	FastRecoveryTimes    int     `yaml:"fast_recovery_times" doc:"F: increase events of fast recovery before additive increase"`
+	RateAI               float64 `yaml:"rate_ai_mbps" unit:"Mb/s" doc:"additive increase step R_AI"`
+	RateHAI              float64 `yaml:"rate_hai_mbps" unit:"Mb/s" doc:"hyper increase step R_HAI"`
+	MinRate              float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"floor of rate decreases"`
+	ClampTargetRate      bool    `yaml:"clamp_target_rate" doc:"set R_T = R_C on every cut (reference: only after an increase)"`
+	RateOnFirstCNP       float64 `yaml:"rate_on_first_cnp" doc:"reference mode: R_C multiplier on the first CNP (1 = no cut)"`
+	ByteCounter          int64   `yaml:"byte_counter_bytes" unit:"B" doc:"canonical mode: byte counter B (0 = off)"`
+	AlphaInit            float64 `yaml:"alpha_init" doc:"initial α"`
+}
+
+// DCQCNDefaults is the reference simulator's `dcqcn` preset at 100 Gb/s
+// (run.py --bw 100): α interval 1 µs, decrease interval 4 µs, increase
+// timer 300 µs, g = 1/256, F = 1, AI 20 Mb/s, HAI 200 Mb/s, min rate 1 Gb/s.
+func DCQCNDefaults() *DCQCNParams {
+	return &DCQCNParams{
+		Mode:                 "reference",
+		AlphaResumeInterval:  1,
+		RateDecreaseInterval: 4,
+		RPTimer:              300,
+		G:                    1.0 / 256,
+		FastRecoveryTimes:    1,
+		RateAI:               20,
+		RateHAI:              200,
+		MinRate:              1000,
+		RateOnFirstCNP:       1.0,
+		AlphaInit:            1,
+	}
+}
+
+// DCQCNPaperDefaults is the reference simulator's `dcqcn_paper` profile:
+// α interval 50 µs, decrease interval 50 µs, increase timer 55 µs; the rest
+// as `dcqcn`.
+func DCQCNPaperDefaults() *DCQCNParams {
+	p := DCQCNDefaults()
+	p.AlphaResumeInterval, p.RateDecreaseInterval, p.RPTimer = 50, 50, 55
+	return p
+}
+
+// Validate checks every field's range.
+func (p *DCQCNParams) Validate() error {
+	switch {
+	case p.Mode != "reference" && p.Mode != "canonical":
+		return fmt.Errorf("mode = %q: allowed values reference, canonical", p.Mode)
+	case p.AlphaResumeInterval <= 0 || p.AlphaResumeInterval > 1e6:
+		return rangeErr("alpha_resume_interval_us", p.AlphaResumeInterval, "0 (exclusive)", "1e6")
+	case p.RateDecreaseInterval <= 0 || p.RateDecreaseInterval > 1e6:
+		return rangeErr("rate_decrease_interval_us", p.RateDecreaseInterval, "0 (exclusive)", "1e6")
+	case p.RPTimer <= 0 || p.RPTimer > 1e6:
+		return rangeErr("rp_timer_us", p.RPTimer, "0 (exclusive)", "1e6")
+	case p.G <= 0 || p.G > 1:
+		return rangeErr("g", p.G, "0 (exclusive)", "1")
+	case p.FastRecoveryTimes < 0 || p.FastRecoveryTimes > 1000:
+		return rangeErr("fast_recovery_times", p.FastRecoveryTimes, "0", "1000")
+	case p.RateAI < 0 || p.RateAI > 1e6:
+		return rangeErr("rate_ai_mbps", p.RateAI, "0", "1e6")
+	case p.RateHAI < 0 || p.RateHAI > 1e6:
+		return rangeErr("rate_hai_mbps", p.RateHAI, "0", "1e6")
+	case p.MinRate <= 0 || p.MinRate > 1e7:
+		return rangeErr("min_rate_mbps", p.MinRate, "0 (exclusive)", "1e7")
+	case p.RateOnFirstCNP <= 0 || p.RateOnFirstCNP > 1:
+		return rangeErr("rate_on_first_cnp", p.RateOnFirstCNP, "0 (exclusive)", "1")
+	case p.ByteCounter < 0:
+		return rangeErr("byte_counter_bytes", p.ByteCounter, "0", "∞")
+	case p.AlphaInit < 0 || p.AlphaInit > 1:
+		return rangeErr("alpha_init", p.AlphaInit, "0", "1")
+	}
+	return nil
+}
+
+func usToTime(us float64) sim.Time { return sim.Time(us*float64(sim.Microsecond) + 0.5) }
+
+// dcqcnConst are the per-run constants shared by all QPs.
+type dcqcnConst struct {
+	p                     DCQCNParams
+	alphaIv, decIv, incIv sim.Time
+	ai, hai, minRate      int64
+	canonical             bool
+}
+
+// DCQCN is one QP's reaction point. Its three periodic timers are evaluated
+// lazily: their expiries between two observable moments (an ACK, a CNP, a
+// packet departure) are replayed step by step when the state is next needed,
+// which gives the same arithmetic as queued timers at a fraction of the
+// events (architecture guide, performance notes).
+type DCQCN struct {
+	c *dcqcnConst
+
+	Rc, Rt   int64   // current and target rate, b/s
+	Alpha    float64 // α
+	alphaCNP bool    // a CNP arrived in the current α slot
+	decCNP   bool    // a CNP arrived since the last decrease check
+	firstCNP bool
+	Stage    int // increase events since the last cut (reference mode)
+	T, B     int // timer and byte-counter events since the last cut (canonical)
+	bytes    int64
+
+	alphaAt, decAt, incAt sim.Time // next expiry of each timer (Never = off)
+	line                  int64
+}
+
+// NewDCQCN returns a per-QP constructor for p (which must be valid).
+func NewDCQCN(p *DCQCNParams) func(q *fabric.QP) fabric.Algorithm {
+	c := &dcqcnConst{
+		p:         *p,
+		alphaIv:   usToTime(p.AlphaResumeInterval),
+		decIv:     usToTime(p.RateDecreaseInterval),
+		incIv:     usToTime(p.RPTimer),
+		ai:        int64(p.RateAI * 1e6),
+		hai:       int64(p.RateHAI * 1e6),
+		minRate:   int64(p.MinRate * 1e6),
+		canonical: p.Mode == "canonical",
+	}
+	if !c.canonical {
+		// the reference converts µs with MicroSeconds(double): truncation
+		// to whole microseconds (reference-simulator.md §0.1 rule 2)
+		c.alphaIv = sim.Time(int64(p.AlphaResumeInterval)) * sim.Microsecond
+		c.decIv = sim.Time(int64(p.RateDecreaseInterval)) * sim.Microsecond
+		c.incIv = sim.Time(int64(p.RPTimer)) * sim.Microsecond
+	}
+	return func(q *fabric.QP) fabric.Algorithm { return &DCQCN{c: c} }
+}
+
+// Start sets R_C = R_T = line rate, α = α_init; no timer runs before the
+// first CNP.
+func (d *DCQCN) Start(q *fabric.QP, now sim.Time) {
+	d.line = q.LineRateBps
+	d.Rc, d.Rt = d.line, d.line
+	d.Alpha = d.c.p.AlphaInit
+	d.firstCNP = true
+	d.alphaAt, d.decAt, d.incAt = sim.Never, sim.Never, sim.Never
+	q.SetRate(d.Rc)
+	if d.c.canonical && d.c.p.ByteCounter > 0 {
+		q.WantSendHook = true
+	}
+}
+
+// OnAck treats an ACK/NACK carrying the CNP flag as a congestion
+// notification (the reference simulator has no separate CNP packets).
+func (d *DCQCN) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
+	if a.CNP {
+		d.onCNP(q, now)
+	}
+}
+
+// OnNotice handles stand-alone CNP packets.
+func (d *DCQCN) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
+	if n.Kind == fabric.KindCNP {
+		d.onCNP(q, now)
+	}
+}
+
+// OnTimer is unused: DCQCN's timers are evaluated lazily.
+func (d *DCQCN) OnTimer(q *fabric.QP, id int, now sim.Time) {}
+
+// OnSend advances the timers so the packet is paced at the current rate,
+// and runs the byte counter (canonical mode).
+func (d *DCQCN) OnSend(q *fabric.QP, size int, now sim.Time) {
+	d.advance(q, now)
+	if d.c.canonical && d.c.p.ByteCounter > 0 {
+		d.bytes += int64(size)
+		for d.bytes >= d.c.p.ByteCounter {
+			d.bytes -= d.c.p.ByteCounter
+			d.B++
+			d.increase(q)
+		}
+	}
+}
+
+// advance replays every timer expiry up to and including now, in time
+// order (ties: α, then increase, then decrease — the order in which the
+// reference's events were queued).
+func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
+	for {
+		t := d.alphaAt
+		which := 0
+		if d.incAt < t {
+			t, which = d.incAt, 1
+		}
+		if d.decAt < t {
+			t, which = d.decAt, 2
+		}
+		if t > now {
+			return
+		}
+		switch which {
+		case 0:
+			d.alphaTimer()
+			d.alphaAt = t + d.c.alphaIv
+		case 1:
+			d.incAt = t + d.c.incIv
+			d.T++
+			d.increase(q)
+		case 2:
+			d.decAt = t + d.c.decIv
+			d.decreaseCheck(q, t)
+		}
+	}
+}
+
+func (d *DCQCN) alphaTimer() {
+	g := d.c.p.G
+	if d.alphaCNP && !d.c.canonical {
+		d.Alpha = float64((1-g)*d.Alpha) + g
+	} else {
+		d.Alpha = float64((1 - g) * d.Alpha)
+	}
+	d.alphaCNP = false
+}
+
+// cut applies R_C ← max(min, R_C·(1 − α/2)) with the reference's truncation.
+func (d *DCQCN) cut() {
+	r := int64(float64(d.Rc) * (1 - d.Alpha/2))
+	if r < d.c.minRate {
+		r = d.c.minRate
+	}
+	d.Rc = r
+}
+
+func (d *DCQCN) decreaseCheck(q *fabric.QP, t sim.Time) {
+	if !d.decCNP {
+		return
+	}
+	if d.c.p.ClampTargetRate || d.Stage != 0 {
+		d.Rt = d.Rc
+	}
+	d.cut()
+	d.Stage = 0
+	d.decCNP = false
+	d.incAt = t + d.c.incIv
+	q.SetRate(d.Rc)
+}
+
+func (d *DCQCN) onCNP(q *fabric.QP, now sim.Time) {
+	d.advance(q, now)
+	if d.c.canonical {
+		// DCQCN paper: cut on every CNP, restart α and increase timers.
+		d.Rt = d.Rc
+		d.cut()
+		g := d.c.p.G
+		d.Alpha = float64((1-g)*d.Alpha) + g
+		d.T, d.B, d.bytes = 0, 0, 0
+		d.alphaAt = now + d.c.alphaIv
+		d.incAt = now + d.c.incIv
+		q.SetRate(d.Rc)
+		return
+	}
+	d.alphaCNP, d.decCNP = true, true
+	if d.firstCNP {
+		d.Alpha = 1
+		d.alphaCNP = false
+		d.alphaAt = now + d.c.alphaIv
+		d.decAt = now + d.c.decIv + sim.Nanosecond
+		d.Rc = int64(float64(d.Rc) * d.c.p.RateOnFirstCNP)
+		d.Rt = d.Rc
+		d.firstCNP = false
+		q.WantSendHook = true
+		q.SetRate(d.Rc)
+	}
+}
+
+// increase is one rate-increase event: fast recovery, additive or hyper
+// increase towards the target, then R_C ← (R_C + R_T)/2.
+func (d *DCQCN) increase(q *fabric.QP) {
+	F := d.c.p.FastRecoveryTimes
+	if d.c.canonical {
+		hi, lo := d.T, d.B
+		if lo > hi {
+			hi, lo = lo, hi
+		}
+		switch {
+		case hi < F:
+		case lo >= F:
+			d.Rt += d.c.hai
+		default:
+			d.Rt += d.c.ai
+		}
+	} else {
+		switch {
+		case d.Stage < F:
+		case d.Stage == F:
+			d.Rt += d.c.ai
+		default:
+			d.Rt += d.c.hai
+		}
+		d.Stage++
+	}
+	if d.Rt > d.line {
+		d.Rt = d.line
+	}
+	d.Rc = d.Rc/2 + d.Rt/2
+	if d.Rc > d.line {
+		d.Rc = d.line
+	}
+	q.SetRate(d.Rc)
+}
+
+func init() {
+	for _, v := range []struct {
+		name, sum string
+		def       func() *DCQCNParams
+	}{
+		{"dcqcn", "DCQCN, reference simulator preset `dcqcn` (α 1 µs, decrease check 4 µs, increase timer 300 µs)", DCQCNDefaults},
+		{"dcqcn_paper", "DCQCN, reference profile `dcqcn_paper` (α 50 µs, decrease check 50 µs, increase timer 55 µs)", DCQCNPaperDefaults},
+	} {
+		def := v.def
+		Register(&Spec{
+			Name:     v.name,
+			Summary:  v.sum,
+			Defaults: func() Params { return def() },
+			New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
+				return NewDCQCN(p.(*DCQCNParams)), fabric.Requirements{}
+			},
+		})
+	}
+}

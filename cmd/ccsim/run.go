@@ -1,0 +1,225 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/scenario"
+)
+
+func runCmd() *cobra.Command {
+	var ccList, out, profile string
+	var seed uint64
+	var workers int
+	c := &cobra.Command{
+		Use:   "run FILE.yaml",
+		Short: "run a scenario (each algorithm in parallel) and print a comparison table",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := scenario.Load(args[0])
+			if err != nil {
+				return fmt.Errorf("%s:\n%v", args[0], err)
+			}
+			if ccList != "" {
+				if s, err = s.WithCC(splitList(ccList)); err != nil {
+					return err
+				}
+			}
+			if out == "" {
+				name := s.Name
+				if name == "" {
+					name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+				}
+				out = filepath.Join("results", name)
+			}
+			if profile != "" {
+				f, err := os.Create(profile)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
+			return runAndReport(cmd.OutOrStdout(), s, scenario.RunOptions{Seed: seed}, out, workers)
+		},
+	}
+	c.Flags().StringVar(&ccList, "cc", "", "comma-separated algorithms (overrides the scenario's cc list)")
+	c.Flags().StringVar(&out, "out", "", "output directory (default results/<scenario name>)")
+	c.Flags().Uint64Var(&seed, "seed", 0, "random seed (overrides the scenario's seed)")
+	c.Flags().StringVar(&profile, "profile", "", "write a pprof CPU profile to this file")
+	c.Flags().IntVar(&workers, "workers", 0, "parallel runs (0 = number of cores)")
+	return c
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, f := range strings.Split(s, ",") {
+		if f = strings.TrimSpace(f); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+func runDefault(w io.Writer) error {
+	s, err := scenario.Default()
+	if err != nil {
+		return err
+	}
+	return runAndReport(w, s, scenario.RunOptions{}, filepath.Join("results", s.Name), 0)
+}
+
+// progressLine shows a live status line on a terminal and nothing otherwise.
+type progressLine struct {
+	mu      sync.Mutex
+	on      bool
+	total   int
+	done    int
+	running map[string]bool
+	start   time.Time
+}
+
+func newProgress(total int) *progressLine {
+	return &progressLine{on: term.IsTerminal(int(os.Stderr.Fd())), total: total, running: map[string]bool{}, start: time.Now()}
+}
+
+func (p *progressLine) update(name string, finished bool) {
+	if !p.on {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if finished {
+		delete(p.running, name)
+		p.done++
+	} else {
+		p.running[name] = true
+	}
+	var names []string
+	for n := range p.running {
+		names = append(names, n)
+	}
+	fmt.Fprintf(os.Stderr, "\r\033[K[%d/%d] %.1fs running: %s", p.done, p.total, time.Since(p.start).Seconds(), strings.Join(names, ","))
+	if p.done == p.total {
+		fmt.Fprint(os.Stderr, "\r\033[K")
+	}
+}
+
+func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, out string, workers int) error {
+	prog := newProgress(len(s.CC))
+	res, errs := s.RunAll(s.CC, opt, workers, prog.update)
+	failed := 0
+	for i, r := range res {
+		if errs[i] != nil {
+			failed++
+			fmt.Fprintf(os.Stderr, "ccsim: %v\n", errs[i])
+			continue
+		}
+		dir := filepath.Join(out, r.CC)
+		if err := r.Write(dir, s); err != nil {
+			fmt.Fprintf(os.Stderr, "ccsim: writing %s: %v\n", dir, err)
+			failed++
+		}
+	}
+	printTable(w, s, res)
+	fmt.Fprintf(w, "results: %s/<cc>/{summary.json,flows.csv}\n", out)
+	if failed > 0 {
+		return fmt.Errorf("%d of %d runs failed", failed, len(res))
+	}
+	return nil
+}
+
+func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
+	fmt.Fprintf(w, "scenario %s\n", s.Name)
+	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"cc", "flows", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
+	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"", "done", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
+	for _, r := range res {
+		if r == nil {
+			continue
+		}
+		f := &r.Summary
+		fmt.Fprintf(w, "%-12s %6d %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %7.4f %8d %6d %10d %8.3f\n",
+			r.CC, f.Finished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps, f.All.FCTUs.Mean,
+			f.FinishTimeUs, r.Jain, r.PFC.PauseFrames, r.Drops, r.Events, r.WallSeconds)
+	}
+}
+
+func validateCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "validate FILE.yaml...",
+		Short: "check scenario files and report every error",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			bad := 0
+			for _, a := range args {
+				s, err := scenario.Load(a)
+				if err == nil {
+					_, err = s.Graph()
+				}
+				if err != nil {
+					bad++
+					fmt.Fprintf(cmd.OutOrStdout(), "%s: invalid\n", a)
+					for _, line := range strings.Split(err.Error(), "\n") {
+						fmt.Fprintf(cmd.OutOrStdout(), "  - %s\n", line)
+					}
+					continue
+				}
+				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%s, cc %s)\n", a, s.Name, strings.Join(s.CC, ","))
+			}
+			if bad > 0 {
+				return fmt.Errorf("%d of %d scenario files invalid", bad, len(args))
+			}
+			return nil
+		},
+	}
+}
+
+func listCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "list registered algorithms and their parameters with defaults",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			w := cmd.OutOrStdout()
+			for _, name := range cc.Names() {
+				spec, _ := cc.Lookup(name)
+				fmt.Fprintf(w, "%s — %s\n", name, spec.Summary)
+				for _, p := range cc.Describe(spec.Defaults()) {
+					unit := ""
+					if p.Unit != "" {
+						unit = " [" + p.Unit + "]"
+					}
+					fmt.Fprintf(w, "    %-28s %-12v %s%s\n", p.Name, p.Default, p.Doc, unit)
+				}
+			}
+			return nil
+		},
+	}
+}
+
+func defaultCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "default",
+		Short: "print the built-in default scenario (YAML)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := cmd.OutOrStdout().Write(scenario.DefaultYAML())
+			return err
+		},
+	}
+}

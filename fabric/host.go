@@ -1,0 +1,340 @@
+package fabric
+
+import "github.com/ccsim/ccsim/sim"
+
+// startFlow creates the QP of flow i at its sender and tries to transmit.
+func (n *Network) startFlow(i int32) {
+	q := &n.QPs[i]
+	f := &n.Flows[i]
+	q.started = true
+	q.Start = f.Start
+	q.nextAvail = n.now
+	q.dataHdr = DataHeaderBytes
+	q.ackSize = AckBytes
+	if n.req.INT {
+		q.dataHdr += IntHeaderBytes
+		q.ackSize = AckHeaderBytes + IntHeaderBytes
+	} else if n.req.Timestamp {
+		q.dataHdr += 8
+	}
+	q.CC = n.newCC(int(i))
+	q.CC.Start(q, n.now)
+	q.lastProgress = n.now
+	if n.cfg.RTO > 0 {
+		g := q.rto.Arm(n.now + n.cfg.RTO)
+		n.q.Push(n.now+n.cfg.RTO, evRTO, i, g)
+	}
+	nd := &n.Nodes[q.Src]
+	nd.qps = append(nd.qps, i)
+	n.hostSend(q.Src)
+}
+
+// armWake makes sure host h's NIC runs its transmit routine at time at.
+func (n *Network) armWake(h int32, at sim.Time) {
+	nd := &n.Nodes[h]
+	if t, ok := nd.wake.Armed(); ok && t <= at {
+		return
+	}
+	g := nd.wake.Arm(at)
+	n.q.Push(at, evHostWake, h, g)
+}
+
+// pullWake moves a pending wake-up of host h earlier to at (never earlier
+// than now), as the reference's UpdateNextAvail does after a rate change.
+func (n *Network) pullWake(h int32, at sim.Time) {
+	nd := &n.Nodes[h]
+	if t, ok := nd.wake.Armed(); ok && t > at {
+		if at < n.now {
+			at = n.now
+		}
+		g := nd.wake.Arm(at)
+		n.q.Push(at, evHostWake, h, g)
+	}
+}
+
+// hostSend is the NIC transmit routine of host h (spec §2.3): the ACK queue
+// first, then round robin among QPs that their pacing, window and PFC allow.
+func (n *Network) hostSend(h int32) {
+	nd := &n.Nodes[h]
+	pt := nd.FirstPort
+	p := &n.Ports[pt]
+	if n.now < p.busyUntil {
+		n.armWake(h, p.busyUntil)
+		return
+	}
+	ackClass := uint8(0)
+	if nd.ackQ.size > 0 {
+		pi := nd.ackQ.front()
+		if !n.cfg.AckHighPrio {
+			ackClass = n.pkts[pi].Prio
+		}
+		if ackClass == 0 || !p.paused[ackClass] {
+			nd.ackQ.pop()
+			n.transmit(pt, pi)
+			n.armNext(h)
+			return
+		}
+	}
+	qps := nd.qps
+	m := len(qps)
+	for k := 1; k <= m; k++ {
+		j := (nd.rrLast + k) % m
+		q := &n.QPs[qps[j]]
+		if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
+			continue
+		}
+		nd.rrLast = j
+		n.sendData(q, pt)
+		n.armNext(h)
+		return
+	}
+	// nothing selectable: wake at the earliest pacing time of a QP with data
+	t := sim.Never
+	for _, qi := range qps {
+		q := &n.QPs[qi]
+		if q.SndNxt < q.SizeBytes && q.nextAvail < t {
+			t = q.nextAvail
+		}
+	}
+	if t > n.now && t != sim.Never {
+		n.armWake(h, t)
+	}
+}
+
+// armNext schedules host h's next transmit attempt after the packet just
+// started: when the transmitter frees if an ACK waits, else at the earliest
+// time a QP that is not paused or window-bound may send.
+func (n *Network) armNext(h int32) {
+	nd := &n.Nodes[h]
+	p := &n.Ports[nd.FirstPort]
+	if nd.ackQ.size > 0 {
+		n.armWake(h, p.busyUntil)
+		return
+	}
+	t := sim.Never
+	for _, qi := range nd.qps {
+		q := &n.QPs[qi]
+		if q.SndNxt < q.SizeBytes && !q.winBound() && !p.paused[q.Prio] && q.nextAvail < t {
+			t = q.nextAvail
+		}
+	}
+	if t == sim.Never {
+		return
+	}
+	if t < p.busyUntil {
+		t = p.busyUntil
+	}
+	n.armWake(h, t)
+}
+
+// sendData starts the next data packet of QP q on host port pt.
+func (n *Network) sendData(q *QP, pt int32) {
+	payload := int64(n.cfg.PayloadBytes)
+	if r := q.SizeBytes - q.SndNxt; r < payload {
+		payload = r
+	}
+	size := int32(payload) + q.dataHdr
+	if q.WantSendHook {
+		q.CC.OnSend(q, int(size), n.now)
+	}
+	pi := n.alloc()
+	pk := &n.pkts[pi]
+	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
+		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd}
+	if n.cfg.RefECMP {
+		pk.Hash = uint32(q.SPort) | uint32(q.DPort)<<16
+	}
+	if q.SndNxt < q.maxSent {
+		q.RetxBytes += payload
+		n.Stats.Retransmits++
+	} else {
+		q.maxSent = q.SndNxt + payload
+	}
+	q.SndNxt += payload
+	q.TxPackets++
+	q.TxBytes += payload
+	q.lastPktSize = size
+	q.nextAvail = n.now + sim.TxTime(int64(size), q.RateBps)
+	n.Stats.DataTxPackets++
+	n.Stats.DataTxBytes += payload
+	n.transmit(pt, pi)
+}
+
+// hostReceive handles a packet that arrived at host port pt.
+func (n *Network) hostReceive(pt int32, pi int32) {
+	pk := &n.pkts[pi]
+	switch pk.Kind {
+	case KindPFC:
+		n.receivePFC(pt, pi)
+	case KindData:
+		n.receiveData(pi)
+	case KindAck, KindNack:
+		n.receiveAck(pi)
+	case KindCNP, KindNotice:
+		q := &n.QPs[pk.QP]
+		nt := Notice{Kind: pk.Kind, From: pk.Src, Arg: pk.Arg}
+		n.release(pi)
+		if !q.Done {
+			if nt.Kind == KindCNP {
+				q.CNPs++
+			}
+			q.CC.OnNotice(q, &nt, n.now)
+			n.hostSend(q.Src)
+		}
+	default:
+		n.release(pi)
+	}
+}
+
+// receiveData is the receiver NIC (spec §3.2): ACK every in-order packet,
+// NACK a gap (at most once per NackInterval for the same expected byte),
+// discard duplicates and out-of-order packets.
+func (n *Network) receiveData(pi int32) {
+	pk := &n.pkts[pi]
+	q := &n.QPs[pk.QP]
+	n.Stats.DataRxPackets++
+	n.Stats.DataRxBytes += int64(pk.Payload)
+	var kind Kind
+	switch {
+	case pk.Seq == q.rcvNxt:
+		q.rcvNxt += int64(pk.Payload)
+		kind = KindAck
+	case pk.Seq > q.rcvNxt:
+		if n.now >= q.nackTimer || q.lastNack != q.rcvNxt {
+			q.nackTimer = n.now + n.cfg.NackInterval
+			q.lastNack = q.rcvNxt
+			kind = KindNack
+		} else {
+			n.release(pi)
+			return
+		}
+	default:
+		n.release(pi)
+		return
+	}
+	cnp := false
+	if pk.ECN && n.now-q.lastCNP >= n.cfg.CNPInterval {
+		cnp = true
+		q.lastCNP = n.now
+	}
+	// reuse the data packet's slot for the ACK: the INT stack and the send
+	// timestamp are echoed in place.
+	host := pk.Dst
+	pk.Kind = kind
+	pk.Src, pk.Dst = q.Dst, q.Src
+	pk.Seq = q.rcvNxt
+	pk.Size = q.ackSize
+	pk.Payload = 0
+	pk.ECN = false
+	pk.CNP = cnp && !n.cfg.CNPAsPacket
+	pk.Hash = q.hashRev
+	if n.cfg.RefECMP {
+		pk.Hash = uint32(q.DPort) | uint32(q.SPort)<<16
+	}
+	nd := &n.Nodes[host]
+	nd.ackQ.push(pi)
+	if kind == KindAck {
+		n.Stats.AckPackets++
+	} else {
+		n.Stats.NackPackets++
+	}
+	if cnp && n.cfg.CNPAsPacket {
+		ci := n.alloc()
+		*(&n.pkts[ci]) = Packet{Kind: KindCNP, Prio: q.Prio, QP: q.ID, Src: q.Dst, Dst: q.Src, Size: CNPBytes, Hash: q.hashRev}
+		if n.cfg.RefECMP {
+			n.pkts[ci].Hash = pk.Hash
+		}
+		nd.ackQ.push(ci)
+		n.Stats.CNPs++
+	} else if cnp {
+		n.Stats.CNPs++
+	}
+	n.hostSend(host)
+}
+
+// receiveAck is the sender's ACK/NACK processing (spec §2.7).
+func (n *Network) receiveAck(pi int32) {
+	pk := &n.pkts[pi]
+	q := &n.QPs[pk.QP]
+	if q.Done {
+		n.release(pi)
+		return
+	}
+	a := AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS}
+	if n.req.INT {
+		nh := int(pk.NHop)
+		if nh > MaxIntHops {
+			nh = MaxIntHops
+		}
+		a.Hops = pk.Hops[:nh]
+	}
+	n.Stats.RTT.Add(a.RTT)
+	if pk.Seq > q.SndUna {
+		a.NewlyAcked = pk.Seq - q.SndUna
+		q.SndUna = pk.Seq
+		q.lastProgress = n.now
+	}
+	if a.CNP {
+		q.CNPs++
+	}
+	done := false
+	if q.SndUna >= q.SizeBytes {
+		done = true
+	}
+	if a.Nack {
+		q.Nacks++
+		q.SndNxt = q.SndUna
+	}
+	q.CC.OnAck(q, &a, n.now)
+	n.release(pi)
+	if done {
+		n.finish(q)
+	}
+	n.hostSend(q.Src)
+}
+
+// finish completes QP q: its FCT ends now.
+func (n *Network) finish(q *QP) {
+	q.Done = true
+	q.Finish = n.now
+	for i := range q.timers {
+		q.timers[i].Cancel()
+	}
+	q.rto.Cancel()
+	nd := &n.Nodes[q.Src]
+	for k, qi := range nd.qps {
+		if qi == q.ID {
+			copy(nd.qps[k:], nd.qps[k+1:])
+			nd.qps = nd.qps[:len(nd.qps)-1]
+			if nd.rrLast >= k && nd.rrLast > 0 {
+				nd.rrLast--
+			}
+			break
+		}
+	}
+	n.Stats.FlowsDone++
+	if n.OnFlowDone != nil {
+		n.OnFlowDone(q)
+	}
+}
+
+// onRTO handles QP i's retransmission timer: go back to the oldest
+// unacknowledged byte if no ACK made progress for RTO.
+func (n *Network) onRTO(i int32, gen uint64) {
+	q := &n.QPs[i]
+	if !q.rto.Fires(gen) || q.Done {
+		return
+	}
+	deadline := q.lastProgress + n.cfg.RTO
+	if q.SndUna < q.SndNxt && n.now >= deadline {
+		n.Stats.Timeouts++
+		q.SndNxt = q.SndUna
+		q.lastProgress = n.now
+		deadline = n.now + n.cfg.RTO
+		n.hostSend(q.Src)
+	} else if n.now >= deadline {
+		deadline = n.now + n.cfg.RTO
+	}
+	g := q.rto.Arm(deadline)
+	n.q.Push(deadline, evRTO, i, g)
+}

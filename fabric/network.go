@@ -1,0 +1,519 @@
+// Package fabric models a RoCEv2 datacenter fabric at packet level: links,
+// output-queued switches with a shared buffer, PFC, ECN/RED, INT and ECMP,
+// and host NICs with paced queue pairs, go-back-N and per-packet ACKs.
+//
+// All state lives in flat slices addressed by integer indices (nodes, ports,
+// packets, queue pairs). The event loop (Run) dispatches on a small event kind
+// with a switch; congestion-control algorithms plug in through the Algorithm
+// interface (per ACK, notice and timer) and switch-side mechanisms through
+// SwitchFeature.
+package fabric
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
+)
+
+// Event kinds of the fabric's event loop.
+const (
+	evArrive    uint8 = iota // head packet of port Idx's wire reaches the peer
+	evTxDone                 // switch port Idx's transmitter is free
+	evHostWake               // host node Idx's NIC may be able to send
+	evFlowStart              // flow Idx becomes ready at its sender
+	evQPTimer                // algorithm timer of QP Idx (Arg = gen<<2 | id)
+	evRTO                    // retransmission timer of QP Idx
+	evMonitor                // periodic sampling
+	evStop                   // end of simulation
+)
+
+// numClasses is the number of priority classes per port.
+const numClasses = 8
+
+// Port is one end of a link: a transmitter with its egress queues and the
+// wire towards the peer, and (at switches) the ingress buffer accounting of
+// packets received on it.
+type Port struct {
+	Node     int32 // owner node
+	Peer     int32 // global index of the port at the other end
+	Bps      int64
+	Delay    sim.Time
+	isSwitch bool
+
+	busyUntil sim.Time  // transmitter busy until
+	txTimer   sim.Timer // pending transmit-complete (switch ports)
+	wire      wire
+	wireEvent bool // an evArrive for the wire head is scheduled
+
+	q      [numClasses]ring
+	qBytes [numClasses]int64 // bytes queued per class (egress accounting)
+	qTotal int64             // bytes queued, all classes
+	rrLast int
+
+	paused      [numClasses]bool // this transmitter is paused by the peer
+	pausedSince [numClasses]sim.Time
+
+	// ingress accounting at switches (packets that entered on this port)
+	ingress      [numClasses]int64
+	headroomUsed [numClasses]int64
+	pauseSent    [numClasses]bool
+	headroom     int64
+	shift        uint8
+
+	// ECN
+	kmin, kmax int64
+	pmax       float64
+
+	txBytes int64 // all bytes that started transmission (INT)
+
+	// statistics
+	Stats PortStats
+}
+
+// PortStats are per-port counters.
+type PortStats struct {
+	TxPackets, TxBytes int64
+	PauseSent          int64    // PFC pause frames sent by this port (for its ingress)
+	ResumeSent         int64    // PFC resume frames sent
+	PauseRx            int64    // pause frames received (this transmitter paused)
+	PausedTime         sim.Time // total time some class of this transmitter was paused
+	Drops              int64    // packets dropped on ingress at this port
+	MaxQueueBytes      int64
+	Marked             int64
+}
+
+// Node is a host or a switch.
+type Node struct {
+	Switch    bool
+	FirstPort int32
+	NumPorts  int32
+	// hosts
+	qps    []int32 // active sending QPs in creation order
+	rrLast int
+	ackQ   ring // generated ACK/NACK/CNP awaiting the NIC
+	wake   sim.Timer
+	wakeAt sim.Time
+	// switches
+	sharedUsed    int64
+	bufferBytes   int64
+	totalHeadroom int64
+	totalReserve  int64
+	rng           *rand.Rand
+	features      []SwitchFeature
+	Drops         int64
+}
+
+// SwitchFeature is a switch-side mechanism (PCN, Bolt, DCON, WRCC, BiCC, ...)
+// attached to a switch. Hooks run on enqueue and dequeue of data packets and
+// at a fixed sampling period.
+type SwitchFeature interface {
+	OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time)
+	OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time)
+	OnPeriod(n *Network, sw int32, now sim.Time)
+}
+
+// Stats are network-wide counters.
+type Stats struct {
+	Events                         int64
+	DataTxPackets, DataTxBytes     int64 // data packets put on host wires (incl. retransmissions)
+	DataRxPackets, DataRxBytes     int64 // data packets that reached their destination host
+	DataDropPackets, DataDropBytes int64
+	CtrlDrops                      int64
+	AckPackets, NackPackets, CNPs  int64
+	PauseFrames, ResumeFrames      int64
+	Retransmits                    int64
+	Timeouts                       int64
+	RTT                            RTTHist
+	FlowsDone                      int
+}
+
+// Network is a simulated fabric.
+type Network struct {
+	cfg    Config
+	g      *topo.Graph
+	routes *topo.Routes
+	now    sim.Time
+	q      sim.Queue
+	stopAt sim.Time
+
+	Nodes []Node
+	Ports []Port
+	pkts  []Packet
+	free  []int32
+
+	QPs   []QP
+	Flows []workload.Flow
+	newCC func(i int) Algorithm
+	req   Requirements
+
+	Stats Stats
+
+	monitorEvery sim.Time
+	monitor      func(n *Network, now sim.Time)
+	OnFlowDone   func(q *QP)
+
+	pfcLog func(ev PFCEvent)
+
+	// Progress, if set, is called about every million events with the
+	// current simulated time.
+	Progress func(now sim.Time)
+}
+
+// PFCEvent is one received PFC frame (the reference's pfc.txt line).
+type PFCEvent struct {
+	At    sim.Time
+	Node  int32
+	Port  int32 // local port index at the node
+	Pause bool
+}
+
+// New builds a network from a topology.
+func New(g *topo.Graph, cfg Config) (*Network, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	n := &Network{cfg: cfg, g: g, stopAt: sim.Never}
+	n.routes = g.NextHops()
+	ports := g.Ports()
+	n.Nodes = make([]Node, g.NumNodes())
+	total := 0
+	for i := range n.Nodes {
+		n.Nodes[i].Switch = g.Kinds[i] == topo.Switch
+		n.Nodes[i].FirstPort = int32(total)
+		n.Nodes[i].NumPorts = int32(len(ports[i]))
+		total += len(ports[i])
+	}
+	n.Ports = make([]Port, total)
+	// NIC rate for the PFC threshold shift: rate of the lowest-id host.
+	var nicBps int64
+	for i, k := range g.Kinds {
+		if k == topo.Host && len(ports[i]) > 0 {
+			nicBps = g.Links[ports[i][0].Link].Bps
+			break
+		}
+	}
+	for i := range n.Nodes {
+		nd := &n.Nodes[i]
+		for k, pr := range ports[i] {
+			l := g.Links[pr.Link]
+			p := &n.Ports[int(nd.FirstPort)+k]
+			p.Node = int32(i)
+			p.Peer = n.Nodes[pr.Peer].FirstPort + int32(pr.PeerPort)
+			p.Bps, p.Delay, p.isSwitch = l.Bps, l.Delay, nd.Switch
+			if nd.Switch {
+				r := cfg.ecnFor(l.Bps)
+				p.kmin, p.kmax, p.pmax = r.KminBytes, r.KmaxBytes, r.Pmax
+				if cfg.PFC != PFCOff {
+					// reference: rate·delay_ns/8/1e9·3 (bytes), integer arithmetic
+					p.headroom = l.Bps * int64(l.Delay/sim.Nanosecond) / 8 / 1e9 * cfg.HeadroomRTTs
+				}
+				shift, r2 := uint8(3), l.Bps
+				for nicBps > 0 && r2 > nicBps && shift > 0 {
+					shift--
+					r2 /= 2
+				}
+				p.shift = shift
+				nd.totalHeadroom += p.headroom
+				nd.totalReserve += cfg.ReserveBytes
+			}
+		}
+		if nd.Switch {
+			nd.bufferBytes = cfg.BufferBytes
+			nd.rng = sim.Stream(cfg.Seed, fmt.Sprintf("switch/%d/ecn", i))
+		}
+	}
+	return n, nil
+}
+
+// Config returns the network's configuration.
+func (n *Network) Config() *Config { return &n.cfg }
+
+// Graph returns the topology.
+func (n *Network) Graph() *topo.Graph { return n.g }
+
+// Now is the current simulated time.
+func (n *Network) Now() sim.Time { return n.now }
+
+// Packet returns packet i of the pool.
+func (n *Network) Packet(i int32) *Packet { return &n.pkts[i] }
+
+// AddFeature attaches a switch-side feature to switch sw.
+func (n *Network) AddFeature(sw int, f SwitchFeature) {
+	n.Nodes[sw].features = append(n.Nodes[sw].features, f)
+}
+
+// SetRequirements declares what the senders' algorithm needs (INT stamping,
+// timestamps); it fixes the wire sizes of data and ACK packets.
+func (n *Network) SetRequirements(r Requirements) {
+	n.req = r
+	n.cfg.INT = n.cfg.INT || r.INT
+}
+
+// OnPFC registers a callback for every received PFC frame.
+func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
+
+// Monitor registers a callback run every period (e.g. queue sampling).
+func (n *Network) Monitor(every sim.Time, f func(n *Network, now sim.Time)) {
+	n.monitorEvery, n.monitor = every, f
+}
+
+func (n *Network) alloc() int32 {
+	if k := len(n.free); k > 0 {
+		i := n.free[k-1]
+		n.free = n.free[:k-1]
+		return i
+	}
+	n.pkts = append(n.pkts, Packet{})
+	return int32(len(n.pkts) - 1)
+}
+
+func (n *Network) release(i int32) { n.free = append(n.free, i) }
+
+// PacketsLive is the number of packets currently allocated (queued or on a wire).
+func (n *Network) PacketsLive() int { return len(n.pkts) - len(n.free) }
+
+// DataInFlight counts data packets and payload bytes queued or on wires.
+func (n *Network) DataInFlight() (pkts, bytes int64) {
+	inFree := make([]bool, len(n.pkts))
+	for _, i := range n.free {
+		inFree[i] = true
+	}
+	for i := range n.pkts {
+		if !inFree[i] && n.pkts[i].Kind == KindData {
+			pkts++
+			bytes += int64(n.pkts[i].Payload)
+		}
+	}
+	return
+}
+
+// AddFlows registers flows; newCC creates the algorithm of flow i. Flow i
+// becomes QP i.
+func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) error {
+	n.Flows = flows
+	n.newCC = newCC
+	n.QPs = make([]QP, len(flows))
+	maxRTT, maxBDP := n.g.MaxRTT(n.cfg.PayloadBytes)
+	sport := map[[2]int]int{}
+	for i, f := range flows {
+		if f.Src < 0 || f.Src >= len(n.Nodes) || n.Nodes[f.Src].Switch || f.Dst < 0 || f.Dst >= len(n.Nodes) || n.Nodes[f.Dst].Switch {
+			return fmt.Errorf("flow %d: src %d / dst %d must be host ids", i, f.Src, f.Dst)
+		}
+		if f.Src == f.Dst {
+			return fmt.Errorf("flow %d: src and dst are both %d", i, f.Src)
+		}
+		if f.SizeBytes <= 0 {
+			return fmt.Errorf("flow %d: size_bytes %d must be > 0", i, f.SizeBytes)
+		}
+		if f.Prio < 1 || f.Prio >= numClasses {
+			return fmt.Errorf("flow %d: prio %d out of range [1, 7] (class 0 is reserved for control)", i, f.Prio)
+		}
+		q := &n.QPs[i]
+		q.ID = int32(i)
+		q.net = n
+		q.Src, q.Dst = int32(f.Src), int32(f.Dst)
+		q.Prio = uint8(f.Prio)
+		q.SizeBytes = f.SizeBytes
+		key := [2]int{f.Src, f.Dst}
+		sp := f.SPort
+		if sp == 0 {
+			sp = 10000 + sport[key]
+			sport[key]++
+		}
+		q.SPort = uint16(sp)
+		dp := f.DPort
+		if dp == 0 {
+			dp = 100
+		}
+		q.DPort = uint16(dp)
+		q.LineRateBps = n.Ports[n.Nodes[f.Src].FirstPort].Bps
+		q.RateBps = q.LineRateBps
+		pi := n.g.PathInfo(f.Src, f.Dst, n.cfg.PayloadBytes)
+		q.PathBaseRTT = pi.BaseRTT()
+		q.PathBps = pi.MinBps
+		q.Hops = pi.Hops - 1
+		q.BaseRTT, q.BDPBytes = maxRTT, maxBDP
+		q.lastNack = -1
+		q.lastCNP = -sim.Never / 2
+		if n.cfg.RefECMP {
+			q.hashFwd = refHashSeedless(topo.RefIP(f.Src), topo.RefIP(f.Dst), q.SPort, q.DPort)
+			q.hashRev = refHashSeedless(topo.RefIP(f.Dst), topo.RefIP(f.Src), q.DPort, q.SPort)
+		} else {
+			q.hashFwd = topo.FlowHash(f.Src, f.Dst, q.SPort, q.DPort, uint32(n.cfg.Seed))
+			q.hashRev = topo.FlowHash(f.Dst, f.Src, q.DPort, q.SPort, uint32(n.cfg.Seed))
+		}
+		n.q.Push(f.Start, evFlowStart, int32(i), 0)
+	}
+	return nil
+}
+
+// refHashSeedless packs the reference ECMP key into a 32-bit "hash" word:
+// with RefECMP the per-switch Murmur3 is computed from the packet's
+// addresses at each switch, so here we only keep the ports word.
+func refHashSeedless(sip, dip uint32, sport, dport uint16) uint32 {
+	return uint32(sport) | uint32(dport)<<16
+}
+
+// SetStop sets the simulation end time.
+func (n *Network) SetStop(at sim.Time) { n.stopAt = at }
+
+// Run executes events until all flows completed, the stop time, or the
+// event queue is empty. It returns the time of the last event.
+func (n *Network) Run() sim.Time {
+	if n.monitor != nil && n.monitorEvery > 0 {
+		n.q.Push(0, evMonitor, 0, 0)
+	}
+	if n.stopAt != sim.Never {
+		n.q.Push(n.stopAt, evStop, 0, 0)
+	}
+	for n.q.Len() > 0 {
+		e := n.q.Pop()
+		n.now = e.At
+		n.Stats.Events++
+		if debugTrace != nil {
+			debugTrace(e.Kind, e.Idx, int64(e.At))
+		}
+		if n.Stats.Events&(1<<20-1) == 0 && n.Progress != nil {
+			n.Progress(n.now)
+		}
+		switch e.Kind {
+		case evArrive:
+			n.arrive(e.Idx)
+		case evTxDone:
+			if !n.Ports[e.Idx].txTimer.Fires(e.Arg) {
+				continue
+			}
+			n.switchSend(e.Idx)
+		case evHostWake:
+			nd := &n.Nodes[e.Idx]
+			if !nd.wake.Fires(e.Arg) {
+				continue
+			}
+			n.hostSend(e.Idx)
+		case evFlowStart:
+			n.startFlow(e.Idx)
+		case evQPTimer:
+			q := &n.QPs[e.Idx]
+			id := int(e.Arg & 3)
+			if !q.timers[id].Fires(e.Arg >> 2) {
+				continue
+			}
+			if q.Done {
+				continue
+			}
+			q.CC.OnTimer(q, id, n.now)
+		case evRTO:
+			n.onRTO(e.Idx, e.Arg)
+		case evMonitor:
+			if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
+				continue
+			}
+			n.monitor(n, n.now)
+			for i := range n.Nodes {
+				if fs := n.Nodes[i].features; fs != nil {
+					for _, f := range fs {
+						f.OnPeriod(n, int32(i), n.now)
+					}
+				}
+			}
+			n.q.Push(n.now+n.monitorEvery, evMonitor, 0, 0)
+		case evStop:
+			return n.now
+		}
+		if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
+			break
+		}
+	}
+	n.closePauses()
+	return n.now
+}
+
+// closePauses adds still-open pause intervals to the paused-time counters.
+func (n *Network) closePauses() {
+	for i := range n.Ports {
+		p := &n.Ports[i]
+		for c := 0; c < numClasses; c++ {
+			if p.paused[c] {
+				p.Stats.PausedTime += n.now - p.pausedSince[c]
+				p.pausedSince[c] = n.now
+			}
+		}
+	}
+}
+
+// transmit puts packet pi on port pt's wire now; the transmitter is free
+// again after the serialization time.
+func (n *Network) transmit(pt int32, pi int32) {
+	p := &n.Ports[pt]
+	pk := &n.pkts[pi]
+	tx := sim.TxTime(int64(pk.Size), p.Bps)
+	p.busyUntil = n.now + tx
+	p.txBytes += int64(pk.Size)
+	p.Stats.TxPackets++
+	p.Stats.TxBytes += int64(pk.Size)
+	at := p.busyUntil + p.Delay
+	p.wire.push(at, pi)
+	if !p.wireEvent {
+		p.wireEvent = true
+		n.q.Push(at, evArrive, pt, 0)
+	}
+}
+
+// arrive delivers the head packet of port pt's wire to the peer.
+func (n *Network) arrive(pt int32) {
+	p := &n.Ports[pt]
+	s := p.wire.pop()
+	if p.wire.size > 0 {
+		n.q.Push(p.wire.front().at, evArrive, pt, 0)
+	} else {
+		p.wireEvent = false
+	}
+	in := p.Peer
+	if n.Ports[in].isSwitch {
+		n.switchReceive(in, s.pkt)
+	} else {
+		n.hostReceive(in, s.pkt)
+	}
+}
+
+// receivePFC applies a PFC frame arriving on port in (which pauses or
+// resumes in's own transmitter).
+func (n *Network) receivePFC(in int32, pi int32) {
+	pk := &n.pkts[pi]
+	p := &n.Ports[in]
+	c, pause := pk.Prio, pk.Pause
+	if pause {
+		p.Stats.PauseRx++
+		if !p.paused[c] {
+			p.paused[c] = true
+			p.pausedSince[c] = n.now
+		}
+	} else if p.paused[c] {
+		p.paused[c] = false
+		p.Stats.PausedTime += n.now - p.pausedSince[c]
+	}
+	if n.pfcLog != nil {
+		nd := &n.Nodes[p.Node]
+		n.pfcLog(PFCEvent{At: n.now, Node: p.Node, Port: in - nd.FirstPort, Pause: pause})
+	}
+	n.release(pi)
+	if !pause {
+		if p.isSwitch {
+			n.switchSend(in)
+		} else {
+			n.hostSend(p.Node)
+		}
+	}
+}
+
+// SetAlgorithm sets the constructor of the per-QP congestion-control
+// instances (used by flows that start after the call).
+func (n *Network) SetAlgorithm(newCC func(q *QP) Algorithm) {
+	n.newCC = func(i int) Algorithm { return newCC(&n.QPs[i]) }
+}
+
+// QueueBytes is the number of bytes queued at the port, all classes.
+func (p *Port) QueueBytes() int64 { return p.qTotal }

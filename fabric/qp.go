@@ -1,0 +1,172 @@
+package fabric
+
+import "github.com/ccsim/ccsim/sim"
+
+// Algorithm is a sender-side congestion-control algorithm. One instance
+// serves one queue pair. Callbacks run per ACK, per notice and per timer,
+// never per byte; the fabric calls OnSend before each data packet only for
+// algorithms that ask for it (QP.WantSendHook), e.g. to advance lazily
+// evaluated periodic timers up to the present.
+type Algorithm interface {
+	// Start sets the initial rate/window and arms timers.
+	Start(q *QP, now sim.Time)
+	// OnAck handles an ACK or NACK (a.Nack) of this QP.
+	OnAck(q *QP, a *AckInfo, now sim.Time)
+	// OnNotice handles a stand-alone congestion notification (CNP packet)
+	// or a switch-generated notice addressed to this QP.
+	OnNotice(q *QP, n *Notice, now sim.Time)
+	// OnTimer handles the expiry of a timer armed with QP.ArmTimer.
+	OnTimer(q *QP, id int, now sim.Time)
+	// OnSend runs just before a data packet of size wire bytes is paced,
+	// if the QP's WantSendHook is set.
+	OnSend(q *QP, size int, now sim.Time)
+}
+
+// Requirements lists what an algorithm needs from the fabric.
+type Requirements struct {
+	INT       bool // switches stamp INT records; data and ACK carry the INT stack
+	Timestamp bool // data carries an 8-byte send timestamp header (TIMELY)
+}
+
+// AckInfo is what a sender learns from one ACK or NACK.
+type AckInfo struct {
+	Seq        int64    // cumulative: next byte the receiver expects
+	NewlyAcked int64    // bytes newly acknowledged by this ACK (0 for duplicates)
+	Nack       bool     // NACK: the receiver saw a gap at Seq
+	CNP        bool     // the acknowledged data packet carried a CE mark
+	SentAt     sim.Time // send time of the acknowledged data packet (echoed)
+	RTT        sim.Time // now − SentAt
+	Hops       []IntHop // INT records echoed from the data packet (valid during the call)
+}
+
+// Notice is a congestion notification that is not an ACK.
+type Notice struct {
+	Kind Kind  // KindCNP or KindNotice
+	From int32 // node that generated it
+	Arg  int64 // algorithm-defined payload
+}
+
+// Timer slots per QP available to algorithms.
+const MaxQPTimers = 4
+
+// QP is the sender and receiver state of one flow (queue pair). Algorithms
+// read its counters and act through SetRate, SetWindow and ArmTimer.
+type QP struct {
+	ID       int32
+	Src, Dst int32
+	Prio     uint8
+	SPort    uint16
+	DPort    uint16
+
+	SizeBytes int64
+	SndNxt    int64 // next byte to send
+	SndUna    int64 // oldest unacknowledged byte
+	// RateBps is the current pacing rate; LineRateBps the NIC rate.
+	RateBps     int64
+	LineRateBps int64
+	// WindowBytes caps bytes in flight (SndNxt − SndUna); 0 = no window.
+	WindowBytes int64
+	// BaseRTT is the base round-trip time used by window-based algorithms
+	// (the reference uses the network's maximum base RTT) and BDPBytes the
+	// matching bandwidth-delay product.
+	BaseRTT  sim.Time
+	BDPBytes int64
+	// PathBaseRTT and PathBps are the QP's own path base RTT and bottleneck.
+	PathBaseRTT sim.Time
+	PathBps     int64
+	Hops        int // switches on the path
+
+	Start, Finish sim.Time
+	Done          bool
+	started       bool
+
+	nextAvail   sim.Time // pacing: earliest time of the next data packet
+	maxSent     int64    // highest byte sent so far (retransmission accounting)
+	lastPktSize int32
+	dataHdr     int32 // data header bytes (48 + INT/timestamp extensions)
+	ackSize     int32
+
+	// receiver side
+	rcvNxt    int64
+	nackTimer sim.Time
+	lastNack  int64
+	lastCNP   sim.Time
+	cnpSent   bool
+
+	// WantSendHook makes the fabric call Algorithm.OnSend before each packet.
+	WantSendHook bool
+
+	CC           Algorithm
+	timers       [MaxQPTimers]sim.Timer
+	rto          sim.Timer
+	lastProgress sim.Time
+
+	hashFwd, hashRev uint32
+	net              *Network
+
+	// statistics
+	TxPackets, RetxBytes, TxBytes int64
+	CNPs, Nacks                   int64
+}
+
+// Now is the current simulated time.
+func (q *QP) Now() sim.Time { return q.net.now }
+
+// Remaining is the number of payload bytes not yet sent for the first time.
+func (q *QP) Remaining() int64 { return q.SizeBytes - q.SndNxt }
+
+// InFlight is SndNxt − SndUna in bytes.
+func (q *QP) InFlight() int64 { return q.SndNxt - q.SndUna }
+
+// SetRate sets the pacing rate, clamped to [1, LineRateBps]. The change
+// applies from the next packet: the already computed departure time of the
+// next packet is kept (the reference's behaviour for DCQCN/TIMELY/DCTCP).
+func (q *QP) SetRate(bps int64) {
+	if bps > q.LineRateBps {
+		bps = q.LineRateBps
+	}
+	if bps < 1 {
+		bps = 1
+	}
+	q.RateBps = bps
+}
+
+// SetRateRepace sets the rate and moves the pending departure time as if the
+// previous packet had been paced at the new rate (reference ChangeRate, used
+// by HPCC): nextAvail += tx(last, new) − tx(last, old).
+func (q *QP) SetRateRepace(bps int64) {
+	if bps > q.LineRateBps {
+		bps = q.LineRateBps
+	}
+	if bps < 1 {
+		bps = 1
+	}
+	if q.lastPktSize > 0 && bps != q.RateBps {
+		n := q.net
+		q.nextAvail += sim.TxTime(int64(q.lastPktSize), bps) - sim.TxTime(int64(q.lastPktSize), q.RateBps)
+		q.RateBps = bps
+		n.pullWake(q.Src, q.nextAvail)
+		return
+	}
+	q.RateBps = bps
+}
+
+// SetWindow sets the in-flight cap in bytes (0 = none).
+func (q *QP) SetWindow(bytes int64) { q.WindowBytes = bytes }
+
+// ArmTimer schedules timer id (0..MaxQPTimers-1) at time at, replacing any
+// pending expiry of the same id.
+func (q *QP) ArmTimer(id int, at sim.Time) {
+	g := q.timers[id].Arm(at)
+	q.net.q.Push(at, evQPTimer, q.ID, g<<2|uint64(id))
+}
+
+// CancelTimer cancels timer id.
+func (q *QP) CancelTimer(id int) { q.timers[id].Cancel() }
+
+// TimerArmed reports whether timer id is pending and its deadline.
+func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timers[id].Armed() }
+
+func (q *QP) winBound() bool {
+	return q.WindowBytes > 0 && q.SndNxt-q.SndUna >= q.WindowBytes
+}

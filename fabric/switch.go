@@ -1,0 +1,241 @@
+package fabric
+
+import (
+	"github.com/ccsim/ccsim/topo"
+)
+
+// Shared-buffer accounting follows the reference simulator's SwitchMmu
+// (spec §7.3): per (ingress port, class) a reserve, then the shared pool up
+// to a dynamic threshold, then the port's PFC headroom.
+
+// threshold is the dynamic (or static) shared-buffer limit of ingress port p.
+func (n *Network) threshold(nd *Node, p *Port) int64 {
+	if n.cfg.PFC == PFCStatic {
+		return n.cfg.PFCStaticBytes
+	}
+	free := nd.bufferBytes - nd.totalHeadroom - nd.totalReserve - nd.sharedUsed
+	if free < 0 {
+		return 0
+	}
+	return free >> p.shift
+}
+
+func (n *Network) sharedOf(p *Port, c uint8) int64 {
+	if v := p.ingress[c] - n.cfg.ReserveBytes; v > 0 {
+		return v
+	}
+	return 0
+}
+
+// switchReceive handles a packet whose last bit arrived on switch port in.
+func (n *Network) switchReceive(in int32, pi int32) {
+	pk := &n.pkts[pi]
+	if pk.Kind == KindPFC {
+		n.receivePFC(in, pi)
+		return
+	}
+	ip := &n.Ports[in]
+	sw := ip.Node
+	nd := &n.Nodes[sw]
+	// ECMP
+	hops := n.routes.Next(int(sw), int(pk.Dst))
+	if len(hops) == 0 {
+		nd.Drops++
+		n.countDrop(pk)
+		n.release(pi)
+		return
+	}
+	k := 0
+	if len(hops) > 1 {
+		k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+	}
+	out := nd.FirstPort + hops[k]
+	c := pk.Prio
+	if pk.Kind == KindCNP {
+		c = 0
+	}
+	size := int64(pk.Size)
+	if c != 0 {
+		// admission (spec §7.3)
+		th := n.threshold(nd, ip)
+		if size+ip.headroomUsed[c] > ip.headroom && size+n.sharedOf(ip, c) > th {
+			nd.Drops++
+			ip.Stats.Drops++
+			n.countDrop(pk)
+			n.release(pi)
+			return
+		}
+		nn := ip.ingress[c] + size
+		switch {
+		case nn <= n.cfg.ReserveBytes:
+			ip.ingress[c] += size
+		case nn-n.cfg.ReserveBytes > th:
+			ip.headroomUsed[c] += size
+		default:
+			ip.ingress[c] += size
+			d := nn - n.cfg.ReserveBytes
+			if d > size {
+				d = size
+			}
+			nd.sharedUsed += d
+		}
+		// PFC pause check for the ingress (port, class)
+		if n.cfg.PFC != PFCOff && !ip.pauseSent[c] {
+			if ip.headroomUsed[c] > 0 || n.sharedOf(ip, c) >= n.threshold(nd, ip) {
+				ip.pauseSent[c] = true
+				n.sendPFC(in, c, true)
+			}
+		}
+	}
+	pk.inPort = in
+	op := &n.Ports[out]
+	op.q[c].push(pi)
+	op.qBytes[c] += size
+	op.qTotal += size
+	if op.qTotal > op.Stats.MaxQueueBytes {
+		op.Stats.MaxQueueBytes = op.qTotal
+	}
+	if nd.features != nil {
+		for _, f := range nd.features {
+			f.OnEnqueue(n, sw, in, out, pk, n.now)
+		}
+	}
+	n.switchSend(out)
+}
+
+func (n *Network) countDrop(pk *Packet) {
+	if pk.Kind == KindData {
+		n.Stats.DataDropPackets++
+		n.Stats.DataDropBytes += int64(pk.Payload)
+	} else {
+		n.Stats.CtrlDrops++
+	}
+}
+
+// ecmp returns the hash that picks among equal-cost next hops at switch sw.
+func (n *Network) ecmp(sw int32, pk *Packet) uint32 {
+	if n.cfg.RefECMP {
+		key := topo.RefECMPKey(topo.RefIP(int(pk.Src)), topo.RefIP(int(pk.Dst)), uint16(pk.Hash), uint16(pk.Hash>>16))
+		return topo.Murmur3x86_32(key[:], uint32(sw))
+	}
+	h := pk.Hash ^ uint32(sw)*0x9e3779b1
+	h ^= h >> 15
+	h *= 0x2c1b3c6d
+	h ^= h >> 12
+	return h
+}
+
+// sendPFC queues a PFC frame for class c on port pt (towards its peer).
+func (n *Network) sendPFC(pt int32, c uint8, pause bool) {
+	pi := n.alloc()
+	pk := &n.pkts[pi]
+	*pk = Packet{Kind: KindPFC, Prio: c, Pause: pause, QP: -1, Src: n.Ports[pt].Node, Dst: -1, Size: PFCBytes}
+	p := &n.Ports[pt]
+	if pause {
+		p.Stats.PauseSent++
+		n.Stats.PauseFrames++
+	} else {
+		p.Stats.ResumeSent++
+		n.Stats.ResumeFrames++
+	}
+	p.q[0].push(pi)
+	p.qBytes[0] += PFCBytes
+	p.qTotal += PFCBytes
+	n.switchSend(pt)
+}
+
+// switchSend starts the next packet on switch port pt if its transmitter is
+// idle; otherwise makes sure a transmit-complete event is pending.
+func (n *Network) switchSend(pt int32) {
+	p := &n.Ports[pt]
+	if n.now < p.busyUntil {
+		if p.qTotal > 0 {
+			if t, ok := p.txTimer.Armed(); !ok || t != p.busyUntil {
+				n.q.Push(p.busyUntil, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
+			}
+		}
+		return
+	}
+	// class 0 first, regardless of pause; then per-packet round robin over
+	// the other classes that are not paused.
+	var c uint8
+	found := false
+	if p.q[0].size > 0 {
+		found = true
+		c = 0
+	} else {
+		for i := 1; i <= numClasses; i++ {
+			k := (p.rrLast + i) % numClasses
+			if k == 0 {
+				continue
+			}
+			if p.q[k].size > 0 && !p.paused[k] {
+				c, found = uint8(k), true
+				break
+			}
+		}
+		if !found {
+			return
+		}
+		p.rrLast = int(c)
+	}
+	pi := p.q[c].pop()
+	pk := &n.pkts[pi]
+	size := int64(pk.Size)
+	p.qBytes[c] -= size
+	p.qTotal -= size
+	if c != 0 && pk.Kind != KindPFC {
+		nd := &n.Nodes[p.Node]
+		ip := &n.Ports[pk.inPort]
+		// release (spec §7.3)
+		h := ip.headroomUsed[c]
+		if h > size {
+			h = size
+		}
+		f := size - h
+		if s := n.sharedOf(ip, c); f > s {
+			f = s
+		}
+		ip.headroomUsed[c] -= h
+		ip.ingress[c] -= size - h
+		nd.sharedUsed -= f
+		// ECN at dequeue on the class queue excluding the departing packet
+		if n.cfg.ECN {
+			q := p.qBytes[c]
+			if q > p.kmax {
+				pk.ECN = true
+				p.Stats.Marked++
+			} else if q > p.kmin {
+				prob := float64(p.pmax*float64(q-p.kmin)) / float64(p.kmax-p.kmin)
+				if nd.rng.Float64() < prob {
+					pk.ECN = true
+					p.Stats.Marked++
+				}
+			}
+		}
+		// PFC resume check for the packet's ingress
+		if ip.pauseSent[c] && ip.headroomUsed[c] == 0 {
+			s := n.sharedOf(ip, c)
+			if s == 0 || s+n.cfg.ResumeOffsetBytes <= n.threshold(nd, ip) {
+				ip.pauseSent[c] = false
+				n.sendPFC(pk.inPort, c, false)
+			}
+		}
+		if nd.features != nil {
+			for _, f := range nd.features {
+				f.OnDequeue(n, p.Node, pt, pk, n.now)
+			}
+		}
+	}
+	// INT stamping of data packets (HPCC fields)
+	if n.cfg.INT && pk.Kind == KindData {
+		h := &pk.Hops[pk.NHop%MaxIntHops]
+		h.Bps, h.TS, h.TxBytes, h.QLen = p.Bps, n.now, p.txBytes, p.qTotal
+		pk.NHop++
+	}
+	n.transmit(pt, pi)
+	if p.qTotal > 0 {
+		// re-arming makes any older pending transmit-complete stale
+		n.q.Push(p.busyUntil, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
+	}
+}

@@ -1,0 +1,439 @@
+package scenario
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"time"
+
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/metrics"
+	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
+)
+
+// RunOptions modify one run.
+type RunOptions struct {
+	Seed uint64 // overrides the scenario seed when non-zero
+}
+
+// Built is a simulation ready to run, with the inputs it was built from.
+type Built struct {
+	Scenario *Scenario
+	CC       string
+	Net      *fabric.Network
+	Graph    *topo.Graph
+	Flows    []workload.Flow
+	pfc      []metrics.PFCEvent
+	queue    []QueueSample
+	stop     sim.Time
+}
+
+// QueueSample is one sampled queue length of a monitored port.
+type QueueSample struct {
+	At    sim.Time
+	Port  int // index into Outputs.QueuePorts
+	Bytes int64
+}
+
+// Graph builds the scenario's topology.
+func (s *Scenario) Graph() (*topo.Graph, error) {
+	t := &s.Topology
+	switch t.Kind {
+	case "star":
+		return topo.Star(t.Hosts, int64(t.LinkGbps*1e9), sim.Time(t.LinkDelayNs*float64(sim.Nanosecond)+0.5)), nil
+	case "ns3":
+		f, err := os.Open(s.path(t.File))
+		if err != nil {
+			return nil, fmt.Errorf("topology.file: %w", err)
+		}
+		defer f.Close()
+		g, err := topo.ReadNS3(f)
+		if err != nil {
+			return nil, fmt.Errorf("topology.file %s: %w", t.File, err)
+		}
+		return g, nil
+	}
+	return nil, fmt.Errorf("topology.kind %q unknown", t.Kind)
+}
+
+// Flows builds the scenario's workload.
+func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
+	w := &s.Workload
+	var flows []workload.Flow
+	switch w.Kind {
+	case "flows":
+		for _, f := range w.Flows {
+			flows = append(flows, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
+				Start: sim.Time(f.StartNs*float64(sim.Nanosecond) + 0.5)})
+		}
+	case "ns3":
+		fh, err := os.Open(s.path(w.File))
+		if err != nil {
+			return nil, fmt.Errorf("workload.file: %w", err)
+		}
+		defer fh.Close()
+		fl, err := workload.ReadNS3Flows(fh)
+		if err != nil {
+			return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
+		}
+		flows = fl
+	case "incast":
+		in := w.Incast
+		sizes := in.SizesBytes
+		if len(sizes) == 1 {
+			for len(sizes) < len(in.Senders) {
+				sizes = append(sizes, in.SizesBytes[0])
+			}
+		}
+		flows = workload.Incast(in.Senders, in.Receiver, sizes, sim.Time(in.StartNs*float64(sim.Nanosecond)+0.5), in.Prio)
+	}
+	n := g.NumNodes()
+	for i, f := range flows {
+		if f.Src < 0 || f.Src >= n || g.Kinds[f.Src] != topo.Host {
+			return nil, fmt.Errorf("workload flow %d: src %d is not a host of the topology (hosts: %d nodes)", i, f.Src, n)
+		}
+		if f.Dst < 0 || f.Dst >= n || g.Kinds[f.Dst] != topo.Host {
+			return nil, fmt.Errorf("workload flow %d: dst %d is not a host of the topology", i, f.Dst)
+		}
+	}
+	return flows, nil
+}
+
+// FabricConfig translates the scenario's switch and host settings.
+func (s *Scenario) FabricConfig() fabric.Config {
+	c := fabric.DefaultConfig()
+	sw, h := &s.Switch, &s.Host
+	c.PayloadBytes = h.PayloadBytes
+	c.BufferBytes = int64(sw.BufferMiB * (1 << 20))
+	switch sw.PFC {
+	case "static":
+		c.PFC = fabric.PFCStatic
+	case "off":
+		c.PFC = fabric.PFCOff
+	}
+	c.PFCStaticBytes = int64(sw.PFCStaticKB * 1000)
+	if sw.ReserveBytes != nil {
+		c.ReserveBytes = *sw.ReserveBytes
+	}
+	if sw.ResumeOffsetBytes != nil {
+		c.ResumeOffsetBytes = *sw.ResumeOffsetBytes
+	}
+	if sw.HeadroomRTTs != nil {
+		c.HeadroomRTTs = *sw.HeadroomRTTs
+	}
+	if sw.ECN != nil {
+		c.ECN = *sw.ECN
+	}
+	if len(sw.ECNRules) > 0 {
+		c.ECNRule = nil
+		for _, r := range sw.ECNRules {
+			c.ECNRule = append(c.ECNRule, fabric.ECNRule{Bps: int64(r.LinkGbps * 1e9),
+				KminBytes: int64(r.KminKB * 1000), KmaxBytes: int64(r.KmaxKB * 1000), Pmax: r.Pmax})
+		}
+	}
+	c.RefECMP = sw.RefECMP
+	if h.AckHighPrio != nil {
+		c.AckHighPrio = *h.AckHighPrio
+	}
+	c.CNPInterval = sim.Time(h.CNPIntervalUs*float64(sim.Microsecond) + 0.5)
+	c.CNPAsPacket = h.CNPAsPacket
+	if h.NackIntervalUs != nil {
+		c.NackInterval = sim.Time(*h.NackIntervalUs*float64(sim.Microsecond) + 0.5)
+	}
+	// rto_us: absent = auto: off in lossless fabrics (as the reference),
+	// 1 ms when PFC is off so that tail losses are repaired.
+	if h.RTOUs != nil {
+		c.RTO = sim.Time(*h.RTOUs*float64(sim.Microsecond) + 0.5)
+	} else if c.PFC == fabric.PFCOff {
+		c.RTO = sim.Millisecond
+	}
+	c.Seed = s.Seed
+	return c
+}
+
+// Build constructs the simulation of algorithm ccName.
+func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
+	spec, err := cc.Lookup(ccName)
+	if err != nil {
+		return nil, err
+	}
+	p := s.ccParams[ccName]
+	if p == nil {
+		p = spec.Defaults()
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	g, err := s.Graph()
+	if err != nil {
+		return nil, err
+	}
+	flows, err := s.Flows(g)
+	if err != nil {
+		return nil, err
+	}
+	cfg := s.FabricConfig()
+	if opt.Seed != 0 {
+		cfg.Seed = opt.Seed
+	}
+	net, err := fabric.New(g, cfg)
+	if err != nil {
+		return nil, err
+	}
+	ctor, req := spec.New(p)
+	net.SetRequirements(req)
+	if err := net.AddFlows(flows, func(int) fabric.Algorithm { return nil }); err != nil {
+		return nil, err
+	}
+	b := &Built{Scenario: s, CC: ccName, Net: net, Graph: g, Flows: flows}
+	net.SetAlgorithm(ctor)
+	first := sim.Never
+	for _, f := range flows {
+		if f.Start < first {
+			first = f.Start
+		}
+	}
+	if first == sim.Never {
+		first = 0
+	}
+	b.stop = first + sim.Time(s.StopMs*float64(sim.Millisecond))
+	net.SetStop(b.stop)
+	if s.Outputs.RefPFC {
+		net.OnPFC(func(ev fabric.PFCEvent) {
+			b.pfc = append(b.pfc, metrics.PFCEvent{At: ev.At, Node: int(ev.Node), IsSwitch: net.Nodes[ev.Node].Switch, Port: int(ev.Port) + 1, Pause: ev.Pause})
+		})
+	}
+	if s.Outputs.QueueSampleUs > 0 && len(s.Outputs.QueuePorts) > 0 {
+		ports := make([]int32, len(s.Outputs.QueuePorts))
+		for i, qp := range s.Outputs.QueuePorts {
+			if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
+				return nil, fmt.Errorf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
+			}
+			ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
+		}
+		net.Monitor(sim.Time(s.Outputs.QueueSampleUs*float64(sim.Microsecond)+0.5), func(n *fabric.Network, now sim.Time) {
+			if now < first {
+				return
+			}
+			for i, pt := range ports {
+				b.queue = append(b.queue, QueueSample{At: now, Port: i, Bytes: n.Ports[pt].QueueBytes()})
+			}
+		})
+	}
+	return b, nil
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Scenario    string               `json:"scenario"`
+	CC          string               `json:"cc"`
+	Seed        uint64               `json:"seed"`
+	Summary     metrics.FCTSummary   `json:"fct"`
+	RTT         RTTSummary           `json:"rtt"`
+	PFC         PFCSummary           `json:"pfc"`
+	Bytes       ByteSummary          `json:"bytes"`
+	Drops       int64                `json:"drops"`
+	Jain        float64              `json:"jain_goodput"`
+	Events      int64                `json:"events"`
+	WallSeconds float64              `json:"wall_seconds"`
+	EventsPerS  float64              `json:"events_per_second"`
+	SimEndNs    float64              `json:"sim_end_ns"`
+	Flows       []metrics.FlowRecord `json:"-"`
+	PFCEvents   []metrics.PFCEvent   `json:"-"`
+	Queue       []QueueSample        `json:"-"`
+	QueuePorts  []Port               `json:"-"`
+}
+
+// RTTSummary summarises the RTT samples senders took from ACKs (µs).
+type RTTSummary struct {
+	Samples int64   `json:"samples"`
+	MeanUs  float64 `json:"mean_us"`
+	P50Us   float64 `json:"p50_us"`
+	P99Us   float64 `json:"p99_us"`
+	MaxUs   float64 `json:"max_us"`
+}
+
+// PFCSummary counts PFC activity.
+type PFCSummary struct {
+	PauseFrames  int64       `json:"pause_frames"`
+	ResumeFrames int64       `json:"resume_frames"`
+	PausedUs     float64     `json:"paused_us_total"`
+	Ports        []PortPause `json:"ports,omitempty"`
+}
+
+// PortPause is the PFC activity of one transmitter that was paused.
+type PortPause struct {
+	Node     int     `json:"node"`
+	Port     int     `json:"port"`
+	PauseRx  int64   `json:"pause_frames_rx"`
+	PausedUs float64 `json:"paused_us"`
+}
+
+// ByteSummary is the data-byte conservation account (payload bytes).
+type ByteSummary struct {
+	Sent      int64 `json:"sent"`
+	Delivered int64 `json:"delivered"`
+	InFlight  int64 `json:"in_flight"`
+	Dropped   int64 `json:"dropped"`
+}
+
+// Run executes the built simulation and collects its results.
+func (b *Built) Run() *Result {
+	t0 := time.Now()
+	end := b.Net.Run()
+	wall := time.Since(t0).Seconds()
+	return b.collect(end, wall)
+}
+
+func (b *Built) collect(end sim.Time, wall float64) *Result {
+	n := b.Net
+	s := b.Scenario
+	r := &Result{Scenario: s.Name, CC: b.CC, Seed: n.Config().Seed, Events: n.Stats.Events, WallSeconds: wall, SimEndNs: end.Nanoseconds()}
+	if wall > 0 {
+		r.EventsPerS = float64(n.Stats.Events) / wall
+	}
+	payload := n.Config().PayloadBytes
+	var goodputs []float64
+	for i := range n.QPs {
+		q := &n.QPs[i]
+		f := &b.Flows[i]
+		pi := b.Graph.PathInfo(f.Src, f.Dst, payload)
+		rec := metrics.FlowRecord{ID: i, Src: f.Src, Dst: f.Dst, SPort: int(q.SPort), DPort: int(q.DPort), Prio: f.Prio,
+			SizeBytes: f.SizeBytes, Start: f.Start, IdealFCT: topo.IdealFCT(pi, f.SizeBytes, payload, fabric.DataHeaderBytes), Done: q.Done}
+		if q.Done {
+			rec.Finish = q.Finish
+			goodputs = append(goodputs, float64(f.SizeBytes)*8/(q.Finish-q.Start).Seconds())
+		}
+		r.Flows = append(r.Flows, rec)
+	}
+	r.Summary = metrics.SummarizeFlows(r.Flows)
+	r.Jain = metrics.Jain(goodputs)
+	h := &n.Stats.RTT
+	r.RTT = RTTSummary{Samples: h.Count, MeanUs: h.Mean().Microseconds(), P50Us: h.Quantile(0.5).Microseconds(),
+		P99Us: h.Quantile(0.99).Microseconds(), MaxUs: h.MaxRTT.Microseconds()}
+	r.PFC.PauseFrames, r.PFC.ResumeFrames = n.Stats.PauseFrames, n.Stats.ResumeFrames
+	for i := range n.Ports {
+		p := &n.Ports[i]
+		if p.Stats.PauseRx > 0 {
+			nd := &n.Nodes[p.Node]
+			r.PFC.Ports = append(r.PFC.Ports, PortPause{Node: int(p.Node), Port: i - int(nd.FirstPort), PauseRx: p.Stats.PauseRx, PausedUs: p.Stats.PausedTime.Microseconds()})
+			r.PFC.PausedUs += p.Stats.PausedTime.Microseconds()
+		}
+		r.Drops += p.Stats.Drops
+	}
+	_, inflight := n.DataInFlight()
+	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
+	r.PFCEvents = b.pfc
+	r.Queue = b.queue
+	r.QueuePorts = s.Outputs.QueuePorts
+	return r
+}
+
+// Write stores a result in dir: summary.json, flows.csv, and on request the
+// reference-format fct.txt and pfc.txt and queue.csv.
+func (r *Result) Write(dir string, s *Scenario) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	js, err := json.MarshalIndent(r, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "summary.json"), append(js, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := writeFile(filepath.Join(dir, "flows.csv"), func(f *os.File) error { return metrics.WriteFlowsCSV(f, r.Flows) }); err != nil {
+		return err
+	}
+	if s != nil && s.Outputs.RefFCT {
+		if err := writeFile(filepath.Join(dir, "fct.txt"), func(f *os.File) error { return metrics.WriteRefFCT(f, r.Flows, metrics.RefIP) }); err != nil {
+			return err
+		}
+	}
+	if s != nil && s.Outputs.RefPFC {
+		if err := writeFile(filepath.Join(dir, "pfc.txt"), func(f *os.File) error { return metrics.WriteRefPFC(f, r.PFCEvents) }); err != nil {
+			return err
+		}
+	}
+	if len(r.Queue) > 0 {
+		if err := writeFile(filepath.Join(dir, "queue.csv"), func(f *os.File) error {
+			fmt.Fprintln(f, "time_ns,node,port,bytes")
+			for _, q := range r.Queue {
+				qp := r.QueuePorts[q.Port]
+				fmt.Fprintf(f, "%s,%d,%d,%d\n", metrics.AppendNs(nil, q.At), qp.Node, qp.Port, q.Bytes)
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeFile(path string, fn func(f *os.File) error) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := fn(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// RunAll runs the scenario once per algorithm, in parallel on up to
+// `workers` cores (0 = all), and returns results in the order of names. A
+// failing run yields an error in its slot and does not affect the others.
+func (s *Scenario) RunAll(names []string, opt RunOptions, workers int, progress func(name string, done bool)) ([]*Result, []error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	res := make([]*Result, len(names))
+	errs := make([]error, len(names))
+	sem := make(chan struct{}, workers)
+	done := make(chan int, len(names))
+	for i, name := range names {
+		go func(i int, name string) {
+			sem <- struct{}{}
+			defer func() { <-sem; done <- i }()
+			defer func() {
+				if p := recover(); p != nil {
+					errs[i] = fmt.Errorf("%s: internal error: %v", name, p)
+				}
+			}()
+			if progress != nil {
+				progress(name, false)
+			}
+			b, err := s.Build(name, opt)
+			if err != nil {
+				errs[i] = fmt.Errorf("%s: %w", name, err)
+				return
+			}
+			res[i] = b.Run()
+		}(i, name)
+	}
+	for range names {
+		i := <-done
+		if progress != nil {
+			progress(names[i], true)
+		}
+	}
+	return res, errs
+}
+
+// SortedNames returns the algorithm names of a scenario (in file order).
+func SortedNames(m map[string]bool) []string {
+	var ns []string
+	for k := range m {
+		ns = append(ns, k)
+	}
+	sort.Strings(ns)
+	return ns
+}

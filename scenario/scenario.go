@@ -1,0 +1,429 @@
+// Package scenario defines ccsim's scenario files (YAML): the schema with
+// its documented defaults and ranges, strict parsing that reports every
+// error at once, and the construction of a simulation from a scenario.
+package scenario
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/ccsim/ccsim/cc"
+)
+
+// Scenario is one scenario file. Zero values of optional fields are replaced
+// by the documented defaults (see README.md, "Scenario files").
+type Scenario struct {
+	Name        string         `yaml:"name"`
+	Description string         `yaml:"description"`
+	Seed        uint64         `yaml:"seed"`
+	StopMs      float64        `yaml:"stop_ms"`
+	CC          []string       `yaml:"cc"`
+	Params      map[string]any `yaml:"params"`
+	Topology    Topology       `yaml:"topology"`
+	Switch      Switch         `yaml:"switch"`
+	Host        Host           `yaml:"host"`
+	Workload    Workload       `yaml:"workload"`
+	Outputs     Outputs        `yaml:"outputs"`
+	ccParams    map[string]cc.Params
+	dir         string // directory of the scenario file (relative paths)
+}
+
+// Topology selects and sizes the network.
+type Topology struct {
+	Kind        string  `yaml:"kind"` // star | ns3
+	Hosts       int     `yaml:"hosts"`
+	LinkGbps    float64 `yaml:"link_gbps"`
+	LinkDelayNs float64 `yaml:"link_delay_ns"`
+	File        string  `yaml:"file"`
+}
+
+// ECNRule is RED marking for ports of one speed.
+type ECNRule struct {
+	LinkGbps float64 `yaml:"link_gbps"`
+	KminKB   float64 `yaml:"kmin_kb"`
+	KmaxKB   float64 `yaml:"kmax_kb"`
+	Pmax     float64 `yaml:"pmax"`
+}
+
+// Switch holds the switch settings.
+type Switch struct {
+	BufferMiB         float64   `yaml:"buffer_mib"`
+	PFC               string    `yaml:"pfc"` // dynamic | static | off
+	PFCStaticKB       float64   `yaml:"pfc_static_kb"`
+	ReserveBytes      *int64    `yaml:"reserve_bytes"`
+	ResumeOffsetBytes *int64    `yaml:"resume_offset_bytes"`
+	HeadroomRTTs      *int64    `yaml:"headroom_rtts"`
+	ECN               *bool     `yaml:"ecn"`
+	ECNRules          []ECNRule `yaml:"ecn_rules"`
+	RefECMP           bool      `yaml:"ref_ecmp"`
+}
+
+// Host holds the NIC settings.
+type Host struct {
+	PayloadBytes   int      `yaml:"payload_bytes"`
+	AckHighPrio    *bool    `yaml:"ack_high_prio"`
+	CNPIntervalUs  float64  `yaml:"cnp_interval_us"`
+	CNPAsPacket    bool     `yaml:"cnp_as_packet"`
+	NackIntervalUs *float64 `yaml:"nack_interval_us"`
+	RTOUs          *float64 `yaml:"rto_us"`
+}
+
+// FlowSpec is one explicit flow.
+type FlowSpec struct {
+	Src       int     `yaml:"src"`
+	Dst       int     `yaml:"dst"`
+	SizeBytes int64   `yaml:"size_bytes"`
+	StartNs   float64 `yaml:"start_ns"`
+	Prio      int     `yaml:"prio"`
+}
+
+// Incast is N senders to one receiver, all starting at once.
+type Incast struct {
+	Senders    []int   `yaml:"senders"`
+	Receiver   int     `yaml:"receiver"`
+	SizesBytes []int64 `yaml:"sizes_bytes"`
+	StartNs    float64 `yaml:"start_ns"`
+	Prio       int     `yaml:"prio"`
+}
+
+// Workload selects the traffic.
+type Workload struct {
+	Kind   string     `yaml:"kind"` // flows | ns3 | incast
+	Flows  []FlowSpec `yaml:"flows"`
+	File   string     `yaml:"file"`
+	Incast *Incast    `yaml:"incast"`
+}
+
+// Outputs selects optional outputs.
+type Outputs struct {
+	RefFCT        bool    `yaml:"ref_fct"`
+	RefPFC        bool    `yaml:"ref_pfc"`
+	QueueSampleUs float64 `yaml:"queue_sample_us"`
+	QueuePorts    []Port  `yaml:"queue_ports"`
+}
+
+// Port names one port: node id and local port index (link order).
+type Port struct {
+	Node int `yaml:"node"`
+	Port int `yaml:"port"`
+}
+
+// Errors collects every problem found in a scenario.
+type Errors []error
+
+func (e Errors) Error() string {
+	var b strings.Builder
+	for i, err := range e {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+// Load reads and validates a scenario file. Relative paths inside it are
+// resolved against the file's directory.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := Parse(data)
+	if s != nil {
+		s.dir = filepath.Dir(path)
+	}
+	if err != nil {
+		return s, err
+	}
+	if err := s.checkFiles(); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// Parse decodes a scenario strictly (an unknown field is an error naming
+// it), applies defaults and validates every field, reporting all errors.
+func Parse(data []byte) (*Scenario, error) {
+	var s Scenario
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		if errors.Is(err, errIsEOF(err)) {
+			return nil, fmt.Errorf("scenario: empty document")
+		}
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
+	s.applyDefaults()
+	if errs := s.validate(); len(errs) > 0 {
+		return &s, errs
+	}
+	return &s, nil
+}
+
+func errIsEOF(err error) error {
+	if err != nil && err.Error() == "EOF" {
+		return err
+	}
+	return errors.New("not EOF")
+}
+
+// Default values of the scenario schema.
+const (
+	DefaultSeed         = 1
+	DefaultStopMs       = 10_000.0
+	DefaultLinkGbps     = 100.0
+	DefaultLinkDelayNs  = 1000.0
+	DefaultBufferMiB    = 32.0
+	DefaultPayloadBytes = 1000
+	DefaultPrio         = 3
+)
+
+func (s *Scenario) applyDefaults() {
+	if s.Seed == 0 {
+		s.Seed = DefaultSeed
+	}
+	if s.StopMs == 0 {
+		s.StopMs = DefaultStopMs
+	}
+	if len(s.CC) == 0 {
+		s.CC = []string{"dcqcn"}
+	}
+	t := &s.Topology
+	if t.Kind == "" {
+		t.Kind = "star"
+	}
+	if t.LinkGbps == 0 {
+		t.LinkGbps = DefaultLinkGbps
+	}
+	if t.LinkDelayNs == 0 {
+		t.LinkDelayNs = DefaultLinkDelayNs
+	}
+	sw := &s.Switch
+	if sw.BufferMiB == 0 {
+		sw.BufferMiB = DefaultBufferMiB
+	}
+	if sw.PFC == "" {
+		sw.PFC = "dynamic"
+	}
+	if sw.PFCStaticKB == 0 {
+		sw.PFCStaticKB = 512
+	}
+	if s.Host.PayloadBytes == 0 {
+		s.Host.PayloadBytes = DefaultPayloadBytes
+	}
+	w := &s.Workload
+	if w.Kind == "" {
+		switch {
+		case w.File != "":
+			w.Kind = "ns3"
+		case w.Incast != nil:
+			w.Kind = "incast"
+		default:
+			w.Kind = "flows"
+		}
+	}
+	for i := range w.Flows {
+		if w.Flows[i].Prio == 0 {
+			w.Flows[i].Prio = DefaultPrio
+		}
+	}
+	if w.Incast != nil && w.Incast.Prio == 0 {
+		w.Incast.Prio = DefaultPrio
+	}
+}
+
+func rangef(errs *Errors, field string, v, lo, hi float64) {
+	if !(v >= lo && v <= hi) {
+		*errs = append(*errs, fmt.Errorf("%s = %v out of range [%v, %v]", field, v, lo, hi))
+	}
+}
+
+func (s *Scenario) validate() Errors {
+	var errs Errors
+	rangef(&errs, "stop_ms", s.StopMs, 1e-6, 1e6)
+	s.ccParams = map[string]cc.Params{}
+	seen := map[string]bool{}
+	for i, name := range s.CC {
+		spec, err := cc.Lookup(name)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("cc[%d]: %v", i, err))
+			continue
+		}
+		if seen[name] {
+			errs = append(errs, fmt.Errorf("cc[%d]: %q listed twice", i, name))
+		}
+		seen[name] = true
+		p := spec.Defaults()
+		if raw, ok := s.Params[name]; ok {
+			if err := decodeParams(raw, p); err != nil {
+				errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
+				continue
+			}
+		}
+		if err := p.Validate(); err != nil {
+			errs = append(errs, fmt.Errorf("params.%s.%v", name, err))
+		}
+		s.ccParams[name] = p
+	}
+	for name := range s.Params {
+		if _, err := cc.Lookup(name); err != nil {
+			errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
+		}
+	}
+	t := &s.Topology
+	switch t.Kind {
+	case "star":
+		if t.Hosts < 2 || t.Hosts > 100_000 {
+			errs = append(errs, fmt.Errorf("topology.hosts = %d out of range [2, 100000]", t.Hosts))
+		}
+		if t.File != "" {
+			errs = append(errs, fmt.Errorf("topology.file is only valid with kind ns3"))
+		}
+	case "ns3":
+		if t.File == "" {
+			errs = append(errs, fmt.Errorf("topology.file is required with kind ns3"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3", t.Kind))
+	}
+	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
+	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
+	sw := &s.Switch
+	rangef(&errs, "switch.buffer_mib", sw.BufferMiB, 0.0625, 1<<20)
+	switch sw.PFC {
+	case "dynamic", "static", "off":
+	default:
+		errs = append(errs, fmt.Errorf("switch.pfc = %q: allowed values dynamic, static, off", sw.PFC))
+	}
+	rangef(&errs, "switch.pfc_static_kb", sw.PFCStaticKB, 1, 1<<30)
+	if sw.ReserveBytes != nil {
+		rangef(&errs, "switch.reserve_bytes", float64(*sw.ReserveBytes), 0, 1<<30)
+	}
+	if sw.ResumeOffsetBytes != nil {
+		rangef(&errs, "switch.resume_offset_bytes", float64(*sw.ResumeOffsetBytes), 0, 1<<30)
+	}
+	if sw.HeadroomRTTs != nil {
+		rangef(&errs, "switch.headroom_rtts", float64(*sw.HeadroomRTTs), 0, 1000)
+	}
+	for i, r := range sw.ECNRules {
+		f := fmt.Sprintf("switch.ecn_rules[%d]", i)
+		rangef(&errs, f+".link_gbps", r.LinkGbps, 0.001, 10_000)
+		rangef(&errs, f+".kmin_kb", r.KminKB, 0, 1<<30)
+		rangef(&errs, f+".kmax_kb", r.KmaxKB, r.KminKB, 1<<30)
+		rangef(&errs, f+".pmax", r.Pmax, 0, 1)
+	}
+	h := &s.Host
+	rangef(&errs, "host.payload_bytes", float64(h.PayloadBytes), 64, 9000)
+	rangef(&errs, "host.cnp_interval_us", h.CNPIntervalUs, 0, 1e6)
+	if h.NackIntervalUs != nil {
+		rangef(&errs, "host.nack_interval_us", *h.NackIntervalUs, 0, 1e6)
+	}
+	if h.RTOUs != nil {
+		rangef(&errs, "host.rto_us", *h.RTOUs, 0, 1e7)
+	}
+	w := &s.Workload
+	switch w.Kind {
+	case "flows":
+		if len(w.Flows) == 0 {
+			errs = append(errs, fmt.Errorf("workload.flows: at least one flow is required with kind flows"))
+		}
+		for i, f := range w.Flows {
+			p := fmt.Sprintf("workload.flows[%d]", i)
+			rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
+			rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
+			rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
+			rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
+			rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
+			if f.Src == f.Dst {
+				errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
+			}
+		}
+	case "ns3":
+		if w.File == "" {
+			errs = append(errs, fmt.Errorf("workload.file is required with kind ns3"))
+		}
+	case "incast":
+		if w.Incast == nil {
+			errs = append(errs, fmt.Errorf("workload.incast is required with kind incast"))
+			break
+		}
+		in := w.Incast
+		if len(in.Senders) == 0 {
+			errs = append(errs, fmt.Errorf("workload.incast.senders: at least one sender is required"))
+		}
+		if len(in.SizesBytes) != 1 && len(in.SizesBytes) != len(in.Senders) {
+			errs = append(errs, fmt.Errorf("workload.incast.sizes_bytes: need 1 or len(senders) = %d sizes, got %d", len(in.Senders), len(in.SizesBytes)))
+		}
+		for i, v := range in.SizesBytes {
+			rangef(&errs, fmt.Sprintf("workload.incast.sizes_bytes[%d]", i), float64(v), 1, 1e15)
+		}
+		for i, v := range in.Senders {
+			if v == in.Receiver {
+				errs = append(errs, fmt.Errorf("workload.incast.senders[%d] = %d equals the receiver", i, v))
+			}
+		}
+		rangef(&errs, "workload.incast.start_ns", in.StartNs, 0, 1e12)
+		rangef(&errs, "workload.incast.prio", float64(in.Prio), 1, 7)
+	default:
+		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast", w.Kind))
+	}
+	o := &s.Outputs
+	rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0, 1e6)
+	return errs
+}
+
+// decodeParams re-encodes a generic YAML value and decodes it strictly into
+// the algorithm's parameter struct (unknown parameter names are errors).
+func decodeParams(raw any, into cc.Params) error {
+	b, err := yaml.Marshal(raw)
+	if err != nil {
+		return err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(into); err != nil {
+		if err.Error() == "EOF" {
+			return nil
+		}
+		return err
+	}
+	return nil
+}
+
+func (s *Scenario) path(p string) string {
+	if filepath.IsAbs(p) || s.dir == "" {
+		return p
+	}
+	return filepath.Join(s.dir, p)
+}
+
+func (s *Scenario) checkFiles() error {
+	var errs Errors
+	if s.Topology.Kind == "ns3" {
+		if _, err := os.Stat(s.path(s.Topology.File)); err != nil {
+			errs = append(errs, fmt.Errorf("topology.file: %v", err))
+		}
+	}
+	if s.Workload.Kind == "ns3" {
+		if _, err := os.Stat(s.path(s.Workload.File)); err != nil {
+			errs = append(errs, fmt.Errorf("workload.file: %v", err))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// Params returns the validated parameters of algorithm name.
+func (s *Scenario) ParamsOf(name string) cc.Params { return s.ccParams[name] }
+
+// Resolve returns a path from the scenario resolved against its directory.
+func (s *Scenario) Resolve(p string) string { return s.path(p) }

@@ -1,0 +1,124 @@
+// Package topo describes network topologies as plain graphs and builds them:
+// a star (single-switch incast) builder, and import of the reference
+// simulator's topology file format. Routing (equal-cost next-hop lists) and
+// per-pair path constants (base RTT, bottleneck rate) are computed here so the
+// fabric only consumes flat tables.
+package topo
+
+import (
+	"fmt"
+
+	"github.com/ccsim/ccsim/sim"
+)
+
+// NodeKind tells hosts from switches.
+type NodeKind uint8
+
+const (
+	// Host is an end host with one NIC port.
+	Host NodeKind = iota
+	// Switch is a packet switch.
+	Switch
+)
+
+// Link is a full-duplex point-to-point link between nodes A and B, with the
+// same rate and propagation delay in both directions.
+type Link struct {
+	A, B    int      // node ids
+	Bps     int64    // bandwidth, bits per second
+	Delay   sim.Time // one-way propagation delay
+	ErrRate float64  // per-packet loss probability (0 = none)
+}
+
+// Graph is a topology: nodes identified by dense ids 0..len(Kinds)-1 and links
+// in a fixed order. A node's ports are numbered in link order: port k of node
+// n is the k-th link (0-based) in Links that touches n. This matches the
+// reference simulator's device numbering minus its loopback device.
+type Graph struct {
+	Kinds []NodeKind
+	Links []Link
+}
+
+// NumNodes returns the number of nodes.
+func (g *Graph) NumNodes() int { return len(g.Kinds) }
+
+// Hosts returns the ids of all hosts in ascending order.
+func (g *Graph) Hosts() []int {
+	var hs []int
+	for i, k := range g.Kinds {
+		if k == Host {
+			hs = append(hs, i)
+		}
+	}
+	return hs
+}
+
+// PortRef describes one port of a node: the link it attaches to and what is
+// at the other end of that link.
+type PortRef struct {
+	Link     int // index into Graph.Links
+	Peer     int // node id at the other end
+	PeerPort int // port index of this link at Peer
+}
+
+// Ports returns, for every node, its ports in order: port k of node n is the
+// k-th link (0-based, in Links order) that touches n. The reference
+// simulator numbers the same ports from 1 because device 0 is a loopback.
+func (g *Graph) Ports() [][]PortRef {
+	ports := make([][]PortRef, len(g.Kinds))
+	for i, l := range g.Links {
+		pa := len(ports[l.A])
+		pb := len(ports[l.B])
+		if l.A == l.B {
+			pb = pa + 1
+		}
+		ports[l.A] = append(ports[l.A], PortRef{Link: i, Peer: l.B, PeerPort: pb})
+		ports[l.B] = append(ports[l.B], PortRef{Link: i, Peer: l.A, PeerPort: pa})
+	}
+	return ports
+}
+
+// Validate checks that every link joins two distinct existing nodes, has a
+// positive rate, a non-negative delay and an error rate in [0, 1].
+func (g *Graph) Validate() error {
+	n := len(g.Kinds)
+	for i, k := range g.Kinds {
+		if k != Host && k != Switch {
+			return fmt.Errorf("topo: node %d: unknown kind %d", i, k)
+		}
+	}
+	for i, l := range g.Links {
+		switch {
+		case l.A < 0 || l.A >= n:
+			return fmt.Errorf("topo: link %d: node %d out of range [0, %d)", i, l.A, n)
+		case l.B < 0 || l.B >= n:
+			return fmt.Errorf("topo: link %d: node %d out of range [0, %d)", i, l.B, n)
+		case l.A == l.B:
+			return fmt.Errorf("topo: link %d: self link on node %d", i, l.A)
+		case l.Bps <= 0:
+			return fmt.Errorf("topo: link %d: rate %d b/s is not positive", i, l.Bps)
+		case l.Delay < 0:
+			return fmt.Errorf("topo: link %d: negative delay %v", i, l.Delay)
+		case !(l.ErrRate >= 0 && l.ErrRate <= 1):
+			return fmt.Errorf("topo: link %d: error rate %v not in [0, 1]", i, l.ErrRate)
+		}
+	}
+	return nil
+}
+
+// Star builds a single-switch topology: hosts 0..hosts-1, one switch with id
+// hosts, and one link per host (host i to the switch, in host order), each
+// with rate bps and one-way propagation delay delay. Star(21, 100e9,
+// 1000*sim.Nanosecond) is the reference incast20 topology. It panics if
+// hosts < 1.
+func Star(hosts int, bps int64, delay sim.Time) *Graph {
+	if hosts < 1 {
+		panic("topo: Star needs at least one host")
+	}
+	g := &Graph{Kinds: make([]NodeKind, hosts+1), Links: make([]Link, hosts)}
+	g.Kinds[hosts] = Switch
+	for i := range hosts {
+		g.Links[i] = Link{A: i, B: hosts, Bps: bps, Delay: delay}
+	}
+	return g
+}
