@@ -60,32 +60,47 @@ func DCQCNPaperDefaults() *DCQCNParams {
 	return p
 }
 
-// Validate checks every field's range.
+// Validate checks every field's range. Comparisons are written so that NaN
+// fails them. In reference mode the three intervals are truncated to whole
+// microseconds (reference-simulator.md §0.1 rule 2), so they must be at
+// least 1 µs; in canonical mode at least 1 ps. A shorter interval would
+// become a zero-length timer period that never lets simulated time advance.
 func (p *DCQCNParams) Validate() error {
-	switch {
-	case p.Mode != "reference" && p.Mode != "canonical":
+	if p.Mode != "reference" && p.Mode != "canonical" {
 		return fmt.Errorf("mode = %q: allowed values reference, canonical", p.Mode)
-	case p.AlphaResumeInterval <= 0 || p.AlphaResumeInterval > 1e6:
-		return rangeErr("alpha_resume_interval_us", p.AlphaResumeInterval, "0 (exclusive)", "1e6")
-	case p.RateDecreaseInterval <= 0 || p.RateDecreaseInterval > 1e6:
-		return rangeErr("rate_decrease_interval_us", p.RateDecreaseInterval, "0 (exclusive)", "1e6")
-	case p.RPTimer <= 0 || p.RPTimer > 1e6:
-		return rangeErr("rp_timer_us", p.RPTimer, "0 (exclusive)", "1e6")
-	case p.G <= 0 || p.G > 1:
+	}
+	ivLo, ivLoS := 1e-6, "1e-6"
+	if p.Mode == "reference" {
+		ivLo, ivLoS = 1, "1"
+	}
+	for _, iv := range []struct {
+		name string
+		v    float64
+	}{
+		{"alpha_resume_interval_us", p.AlphaResumeInterval},
+		{"rate_decrease_interval_us", p.RateDecreaseInterval},
+		{"rp_timer_us", p.RPTimer},
+	} {
+		if !(iv.v >= ivLo && iv.v <= 1e6) {
+			return rangeErr(iv.name, iv.v, ivLoS, "1e6")
+		}
+	}
+	switch {
+	case !(p.G > 0 && p.G <= 1):
 		return rangeErr("g", p.G, "0 (exclusive)", "1")
 	case p.FastRecoveryTimes < 0 || p.FastRecoveryTimes > 1000:
 		return rangeErr("fast_recovery_times", p.FastRecoveryTimes, "0", "1000")
-	case p.RateAI < 0 || p.RateAI > 1e6:
+	case !(p.RateAI >= 0 && p.RateAI <= 1e6):
 		return rangeErr("rate_ai_mbps", p.RateAI, "0", "1e6")
-	case p.RateHAI < 0 || p.RateHAI > 1e6:
+	case !(p.RateHAI >= 0 && p.RateHAI <= 1e6):
 		return rangeErr("rate_hai_mbps", p.RateHAI, "0", "1e6")
-	case p.MinRate <= 0 || p.MinRate > 1e7:
+	case !(p.MinRate > 0 && p.MinRate <= 1e7):
 		return rangeErr("min_rate_mbps", p.MinRate, "0 (exclusive)", "1e7")
-	case p.RateOnFirstCNP <= 0 || p.RateOnFirstCNP > 1:
+	case !(p.RateOnFirstCNP > 0 && p.RateOnFirstCNP <= 1):
 		return rangeErr("rate_on_first_cnp", p.RateOnFirstCNP, "0 (exclusive)", "1")
 	case p.ByteCounter < 0:
 		return rangeErr("byte_counter_bytes", p.ByteCounter, "0", "∞")
-	case p.AlphaInit < 0 || p.AlphaInit > 1:
+	case !(p.AlphaInit >= 0 && p.AlphaInit <= 1):
 		return rangeErr("alpha_init", p.AlphaInit, "0", "1")
 	}
 	return nil
@@ -191,8 +206,12 @@ func (d *DCQCN) OnSend(q *fabric.QP, size int, now sim.Time) {
 }
 
 // advance replays every timer expiry up to and including now, in time
-// order (ties: α, then increase, then decrease — the order in which the
-// reference's events were queued).
+// order, breaking ties in the order in which the reference's events were
+// queued. α never ties with the other two in reference mode (they fire 1 ns
+// after a whole µs); in canonical mode it is independent of them. An
+// increase and a decrease expiring together were scheduled one period
+// earlier each (a decrease re-arms itself before it arms the increase
+// timer), so the increase runs first only if its period is the longer one.
 func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
 	for {
 		t := d.alphaAt
@@ -200,7 +219,7 @@ func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
 		if d.incAt < t {
 			t, which = d.incAt, 1
 		}
-		if d.decAt < t {
+		if d.decAt < t || d.decAt == t && which == 1 && d.c.decIv >= d.c.incIv {
 			t, which = d.decAt, 2
 		}
 		if t > now {
@@ -265,6 +284,7 @@ func (d *DCQCN) onCNP(q *fabric.QP, now sim.Time) {
 		d.T, d.B, d.bytes = 0, 0, 0
 		d.alphaAt = now + d.c.alphaIv
 		d.incAt = now + d.c.incIv
+		q.WantSendHook = true // the timers advance at packet departures
 		q.SetRate(d.Rc)
 		return
 	}

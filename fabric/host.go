@@ -172,13 +172,14 @@ func (n *Network) hostReceive(pt int32, pi int32) {
 		n.receiveAck(pi)
 	case KindCNP, KindNotice:
 		q := &n.QPs[pk.QP]
-		nt := Notice{Kind: pk.Kind, From: pk.Src, Arg: pk.Arg}
+		nt := &n.notice
+		*nt = Notice{Kind: pk.Kind, From: pk.Src, Arg: pk.Arg}
 		n.release(pi)
 		if !q.Done {
 			if nt.Kind == KindCNP {
 				q.CNPs++
 			}
-			q.CC.OnNotice(q, &nt, n.now)
+			q.CC.OnNotice(q, nt, n.now)
 			n.hostSend(q.Src)
 		}
 	default:
@@ -260,13 +261,16 @@ func (n *Network) receiveAck(pi int32) {
 		n.release(pi)
 		return
 	}
-	a := AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS}
+	// the AckInfo lives in the network (an interface call would make a
+	// local escape and allocate once per ACK)
+	a := &n.ackInfo
+	*a = AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS}
 	if n.req.INT {
 		nh := int(pk.NHop)
 		if nh > MaxIntHops {
 			nh = MaxIntHops
 		}
-		a.Hops = pk.Hops[:nh]
+		a.Hops = n.ints[pi][:nh]
 	}
 	n.Stats.RTT.Add(a.RTT)
 	if pk.Seq > q.SndUna {
@@ -285,7 +289,7 @@ func (n *Network) receiveAck(pi int32) {
 		q.Nacks++
 		q.SndNxt = q.SndUna
 	}
-	q.CC.OnAck(q, &a, n.now)
+	q.CC.OnAck(q, a, n.now)
 	n.release(pi)
 	if done {
 		n.finish(q)
@@ -320,7 +324,7 @@ func (n *Network) finish(q *QP) {
 
 // onRTO handles QP i's retransmission timer: go back to the oldest
 // unacknowledged byte if no ACK made progress for RTO.
-func (n *Network) onRTO(i int32, gen uint64) {
+func (n *Network) onRTO(i int32, gen uint32) {
 	q := &n.QPs[i]
 	if !q.rto.Fires(gen) || q.Done {
 		return

@@ -142,6 +142,7 @@ type Network struct {
 	Nodes []Node
 	Ports []Port
 	pkts  []Packet
+	ints  []intStack // INT records per packet slot (only with INT)
 	free  []int32
 
 	QPs   []QP
@@ -150,6 +151,9 @@ type Network struct {
 	req   Requirements
 
 	Stats Stats
+
+	ackInfo AckInfo // scratch passed to Algorithm.OnAck
+	notice  Notice  // scratch passed to Algorithm.OnNotice
 
 	monitorEvery sim.Time
 	monitor      func(n *Network, now sim.Time)
@@ -267,6 +271,9 @@ func (n *Network) alloc() int32 {
 		return i
 	}
 	n.pkts = append(n.pkts, Packet{})
+	if n.cfg.INT {
+		n.ints = append(n.ints, intStack{})
+	}
 	return int32(len(n.pkts) - 1)
 }
 
@@ -331,7 +338,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		q.DPort = uint16(dp)
 		q.LineRateBps = n.Ports[n.Nodes[f.Src].FirstPort].Bps
 		q.RateBps = q.LineRateBps
-		pi := n.g.PathInfo(f.Src, f.Dst, n.cfg.PayloadBytes)
+		pi := n.routes.PathInfo(f.Src, f.Dst, n.cfg.PayloadBytes)
 		q.PathBaseRTT = pi.BaseRTT()
 		q.PathBps = pi.MinBps
 		q.Hops = pi.Hops - 1
@@ -370,16 +377,20 @@ func (n *Network) Run() sim.Time {
 		n.q.Push(n.stopAt, evStop, 0, 0)
 	}
 	for n.q.Len() > 0 {
-		e := n.q.Pop()
+		n.q.Done()
+		if n.q.Len() == 0 {
+			break
+		}
+		e := n.q.Take()
 		n.now = e.At
 		n.Stats.Events++
 		if debugTrace != nil {
-			debugTrace(e.Kind, e.Idx, int64(e.At))
+			debugTrace(e.Kind(), e.Idx, int64(e.At))
 		}
 		if n.Stats.Events&(1<<20-1) == 0 && n.Progress != nil {
 			n.Progress(n.now)
 		}
-		switch e.Kind {
+		switch e.Kind() {
 		case evArrive:
 			n.arrive(e.Idx)
 		case evTxDone:
@@ -421,12 +432,15 @@ func (n *Network) Run() sim.Time {
 			}
 			n.q.Push(n.now+n.monitorEvery, evMonitor, 0, 0)
 		case evStop:
+			n.q.Done()
+			n.closePauses()
 			return n.now
 		}
 		if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
 			break
 		}
 	}
+	n.q.Done()
 	n.closePauses()
 	return n.now
 }
@@ -517,3 +531,6 @@ func (n *Network) SetAlgorithm(newCC func(q *QP) Algorithm) {
 
 // QueueBytes is the number of bytes queued at the port, all classes.
 func (p *Port) QueueBytes() int64 { return p.qTotal }
+
+// QueueHighWater is the largest number of pending events the run had.
+func (n *Network) QueueHighWater() int { return n.q.HighWater() }

@@ -70,5 +70,9 @@ type Packet struct {
 	TS      sim.Time
 	Hash    uint32 // per-flow ECMP hash (direction-specific)
 	Arg     int64  // notices: algorithm-defined payload (e.g. a rate in b/s)
-	Hops    [MaxIntHops]IntHop
 }
+
+// intStack is a packet's INT records. It lives in a side array parallel to
+// the packet pool, allocated only when INT is enabled, so packets of runs
+// without INT stay small (64 bytes).
+type intStack [MaxIntHops]IntHop

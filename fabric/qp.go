@@ -158,7 +158,7 @@ func (q *QP) SetWindow(bytes int64) { q.WindowBytes = bytes }
 // pending expiry of the same id.
 func (q *QP) ArmTimer(id int, at sim.Time) {
 	g := q.timers[id].Arm(at)
-	q.net.q.Push(at, evQPTimer, q.ID, g<<2|uint64(id))
+	q.net.q.Push(at, evQPTimer, q.ID, g<<2|uint32(id))
 }
 
 // CancelTimer cancels timer id.

@@ -165,7 +165,7 @@ func (n *Network) switchSend(pt int32) {
 		c = 0
 	} else {
 		for i := 1; i <= numClasses; i++ {
-			k := (p.rrLast + i) % numClasses
+			k := (p.rrLast + i) & (numClasses - 1)
 			if k == 0 {
 				continue
 			}
@@ -229,7 +229,7 @@ func (n *Network) switchSend(pt int32) {
 	}
 	// INT stamping of data packets (HPCC fields)
 	if n.cfg.INT && pk.Kind == KindData {
-		h := &pk.Hops[pk.NHop%MaxIntHops]
+		h := &n.ints[pi][pk.NHop%MaxIntHops]
 		h.Bps, h.TS, h.TxBytes, h.QLen = p.Bps, n.now, p.txBytes, p.qTotal
 		pk.NHop++
 	}

@@ -7,8 +7,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -154,14 +156,24 @@ func Parse(data []byte) (*Scenario, error) {
 	var s Scenario
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
+	var errs Errors
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, errIsEOF(err)) {
 			return nil, fmt.Errorf("scenario: empty document")
 		}
-		return nil, fmt.Errorf("scenario: %w", err)
+		// Unknown fields and type mismatches leave the rest of the document
+		// decoded: report them together with the validation errors.
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, fmt.Errorf("scenario: %w", err)
+		}
+		for _, m := range te.Errors {
+			errs = append(errs, errors.New(m))
+		}
 	}
 	s.applyDefaults()
-	if errs := s.validate(); len(errs) > 0 {
+	errs = append(errs, s.validate()...)
+	if len(errs) > 0 {
 		return &s, errs
 	}
 	return &s, nil
@@ -272,7 +284,7 @@ func (s *Scenario) validate() Errors {
 		}
 		s.ccParams[name] = p
 	}
-	for name := range s.Params {
+	for _, name := range slices.Sorted(maps.Keys(s.Params)) {
 		if _, err := cc.Lookup(name); err != nil {
 			errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
 		}

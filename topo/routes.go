@@ -24,9 +24,10 @@ type nbr struct {
 func (g *Graph) neighbours() [][]nbr {
 	ports := g.Ports()
 	out := make([][]nbr, len(ports))
+	flat := make([]nbr, 0, 2*len(g.Links))
 	last := make([]int32, len(g.Kinds)) // peer -> index in out[n] + 1, reset per node
 	for n, ps := range ports {
-		var list []nbr
+		list := flat[len(flat) : len(flat) : len(flat)+len(ps)]
 		for p, pr := range ps {
 			e := nbr{node: int32(pr.Peer), port: int32(p), peerPort: int32(pr.PeerPort), link: int32(pr.Link)}
 			if k := last[pr.Peer]; k > 0 {
@@ -53,6 +54,7 @@ func (g *Graph) neighbours() [][]nbr {
 			}
 		})
 		out[n] = list
+		flat = flat[:len(flat)+len(list)]
 	}
 	return out
 }

@@ -352,3 +352,18 @@ func BenchmarkMaxRTTFat(b *testing.B) {
 		g.MaxRTT(1000)
 	}
 }
+
+func BenchmarkGraphPathInfoFat(b *testing.B) {
+	g := readRef(b, "fat_topology.txt")
+	for b.Loop() {
+		g.PathInfo(297, 179, 1000)
+	}
+}
+
+func BenchmarkRoutesPathInfoFat(b *testing.B) {
+	g := readRef(b, "fat_topology.txt")
+	r := g.NextHops()
+	for b.Loop() {
+		r.PathInfo(297, 179, 1000)
+	}
+}

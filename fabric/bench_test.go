@@ -1,0 +1,76 @@
+package fabric_test
+
+import (
+	"testing"
+
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
+)
+
+// buildIncast builds the reference 20-to-1 incast (100 Gb/s, 1 µs, 32 MiB,
+// dynamic PFC, dcqcn ECN thresholds) with flows of size bytes.
+func buildIncast(tb testing.TB, size int64, algo string) *fabric.Network {
+	g := topo.Star(21, 100e9, sim.Microsecond)
+	n, err := fabric.New(g, fabric.DefaultConfig())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	flows := make([]workload.Flow, 20)
+	for i := range flows {
+		flows[i] = workload.Flow{Src: i, Dst: 20, Prio: 3, SizeBytes: size, Start: 2 * sim.Second}
+	}
+	spec, err := cc.Lookup(algo)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ctor, req := spec.New(spec.Defaults())
+	n.SetRequirements(req)
+	if err := n.AddFlows(flows, nil); err != nil {
+		tb.Fatal(err)
+	}
+	n.SetAlgorithm(ctor)
+	return n
+}
+
+func benchIncast(b *testing.B, size int64, algo string) {
+	var events int64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		n := buildIncast(b, size, algo)
+		n.Run()
+		if n.Stats.FlowsDone != 20 {
+			b.Fatalf("%d flows done", n.Stats.FlowsDone)
+		}
+		events = n.Stats.Events
+	}
+	b.ReportMetric(float64(events), "events/op")
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}
+
+// BenchmarkIncast20x10MBDCQCN is the speed target: the reference
+// simulator takes 1.52 s wall for this run on the project machine.
+func BenchmarkIncast20x10MBDCQCN(b *testing.B) { benchIncast(b, 10_000_000, "dcqcn") }
+
+// BenchmarkIncast20x1MBDCQCN: the reference takes 0.18 s.
+func BenchmarkIncast20x1MBDCQCN(b *testing.B) { benchIncast(b, 1_000_000, "dcqcn") }
+
+// TestIncastSteadyStateAllocs checks that a run allocates O(flows), not
+// O(packets): a 10× larger transfer must not allocate more objects.
+func TestIncastSteadyStateAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	count := func(size int64) float64 {
+		return testing.AllocsPerRun(1, func() {
+			n := buildIncast(t, size, "dcqcn")
+			n.Run()
+		})
+	}
+	small, large := count(1_000_000), count(10_000_000)
+	if large > small*1.1+50 {
+		t.Fatalf("allocations grow with packets: %v for 20×1 MB, %v for 20×10 MB", small, large)
+	}
+}

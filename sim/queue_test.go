@@ -1,0 +1,132 @@
+package sim
+
+import (
+	"math/rand/v2"
+	"sort"
+	"testing"
+)
+
+// TestQueueOrder checks that events come out ordered by (time, insertion
+// sequence) under a random mix of Push, Pop and Take/Push/Done.
+func TestQueueOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	var q Queue
+	type ev struct {
+		at  Time
+		seq uint64
+	}
+	var want []ev
+	var got []ev
+	seq := uint64(0)
+	now := Time(0)
+	push := func() {
+		at := now + Time(r.IntN(50)) // many ties
+		seq++
+		q.Push(at, 1, int32(seq), 0)
+		want = append(want, ev{at, seq})
+	}
+	for i := 0; i < 100; i++ {
+		push()
+	}
+	for step := 0; step < 20000; step++ {
+		if q.Len() == 0 {
+			push()
+		}
+		var e Event
+		if r.IntN(2) == 0 {
+			e = q.Pop()
+		} else {
+			e = q.Take()
+			for k := r.IntN(3); k > 0; k-- {
+				now = e.At
+				push()
+			}
+			q.Done()
+		}
+		if e.At < now {
+			t.Fatalf("time went back: %v < %v", e.At, now)
+		}
+		now = e.At
+		got = append(got, ev{e.At, uint64(e.Idx)})
+		if r.IntN(3) == 0 {
+			push()
+		}
+	}
+	for q.Len() > 0 {
+		e := q.Pop()
+		got = append(got, ev{e.At, uint64(e.Idx)})
+	}
+	sort.Slice(want, func(i, j int) bool {
+		return want[i].at < want[j].at || (want[i].at == want[j].at && want[i].seq < want[j].seq)
+	})
+	if len(got) != len(want) {
+		t.Fatalf("got %d events, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("event %d: got %+v want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestTimerGeneration(t *testing.T) {
+	var tm Timer
+	if _, ok := tm.Armed(); ok {
+		t.Fatal("zero timer armed")
+	}
+	g1 := tm.Arm(10)
+	g2 := tm.Arm(20)
+	if tm.Fires(g1) {
+		t.Fatal("stale generation fired")
+	}
+	if at, ok := tm.Armed(); !ok || at != 20 {
+		t.Fatalf("armed = %v %v", at, ok)
+	}
+	if !tm.Fires(g2) {
+		t.Fatal("live generation did not fire")
+	}
+	if tm.Fires(g2) {
+		t.Fatal("fired twice")
+	}
+	g3 := tm.Arm(30)
+	tm.Cancel()
+	if tm.Fires(g3) {
+		t.Fatal("cancelled timer fired")
+	}
+}
+
+func TestTxTime(t *testing.T) {
+	cases := []struct {
+		n    int64
+		bps  int64
+		want Time
+	}{
+		{1048, 100e9, 83840},
+		{1000, 100e9, 80000},
+		{60, 100e9, 4800},
+		{43, 400e9, 860},
+		{1090, 40e9, 218000},
+		{1, 3e9, 2666}, // 2666.67 ps rounded down
+	}
+	for _, c := range cases {
+		if got := TxTime(c.n, c.bps); got != c.want {
+			t.Errorf("TxTime(%d, %d) = %d, want %d", c.n, c.bps, got, c.want)
+		}
+	}
+	if got := BytesIn(Microsecond, 100e9); got != 12500 {
+		t.Errorf("BytesIn(1us, 100G) = %d", got)
+	}
+}
+
+func TestStreamIndependence(t *testing.T) {
+	a1 := Stream(1, "a").Uint64()
+	a2 := Stream(1, "a").Uint64()
+	b := Stream(1, "b").Uint64()
+	c := Stream(2, "a").Uint64()
+	if a1 != a2 {
+		t.Fatal("same seed and name differ")
+	}
+	if a1 == b || a1 == c {
+		t.Fatal("different names or seeds collide")
+	}
+}
