@@ -602,9 +602,10 @@ func TestDCQCNCanonical(t *testing.T) {
 	}
 	// op applies one named event to the expected state
 	type step struct {
-		what string   // "cnp", "tick" (timer expiry), "bytes" (n × bc in one send), "send" (1048 B)
+		what string   // "cnp", "tick" (timer expiry), "bytes" (one OnSend of size), "send" (n × 1048 B)
 		at   sim.Time //
-		n    int      // for "bytes"
+		n    int      // for "send"
+		size int      // for "bytes"
 		ops  []string // expected increase events: fr, ai, hai; "cut" for cnp
 		T, B int      // expected counters after the step
 	}
@@ -634,6 +635,8 @@ func TestDCQCNCanonical(t *testing.T) {
 				}
 			}
 		}
+		// residual bytes after the 1048-B sends: 10006·1048 − 10 MiB = 528
+		const resid = 10006*1048 - bc
 		steps := []step{
 			{what: "cnp", at: 0, ops: []string{"cut"}},
 			{what: "cnp", at: us, ops: []string{"cut"}},
@@ -641,29 +644,30 @@ func TestDCQCNCanonical(t *testing.T) {
 			{what: "send", at: 2 * us, n: 10005},
 			{what: "send", at: 2 * us, n: 1, ops: []string{"fr"}, B: 1},
 			// the remainder (528 B) is kept: 10 MiB − 528 B more → B = 2
-			{what: "bytes", at: 2 * us, n: 1, ops: []string{"fr"}, B: 2},
-			{what: "bytes", at: 3 * us, n: 2, ops: []string{"fr", "fr"}, B: 4},
-			{what: "bytes", at: 3 * us, n: 2, ops: []string{"ai", "ai"}, B: 6}, // B=5: max=5, min=T=0
+			{what: "bytes", at: 2 * us, size: bc - resid, ops: []string{"fr"}, B: 2},
+			{what: "bytes", at: 3 * us, size: 2 * bc, ops: []string{"fr", "fr"}, B: 4},
+			{what: "bytes", at: 3 * us, size: 2 * bc, ops: []string{"ai", "ai"}, B: 6}, // B=5: max=5, min=T=0
 			{what: "tick", at: 56 * us, ops: []string{"ai"}, T: 1, B: 6},
 			{what: "tick", at: 111 * us, ops: []string{"ai"}, T: 2, B: 6},
 			{what: "tick", at: 166 * us, ops: []string{"ai"}, T: 3, B: 6},
 			{what: "tick", at: 221 * us, ops: []string{"ai"}, T: 4, B: 6},
 			{what: "tick", at: 276 * us, ops: []string{"hai"}, T: 5, B: 6}, // min(5,6) = F
 			{what: "tick", at: 331 * us, ops: []string{"hai"}, T: 6, B: 6},
+			{what: "send", at: 335 * us, n: 5, T: 6, B: 6}, // 5240 B counted, no event
 			{what: "cnp", at: 340 * us, ops: []string{"cut"}},
+			// the CNP restarted the byte counter: 10 MiB − 1000 B is no event
+			{what: "bytes", at: 341 * us, size: bc - 1000},
 			{what: "tick", at: 386 * us}, // the old timer phase: restarted by the CNP
 			{what: "tick", at: 395 * us, ops: []string{"fr"}, T: 1},
 			{what: "tick", at: 450 * us, ops: []string{"fr"}, T: 2},
 			{what: "tick", at: 505 * us, ops: []string{"fr"}, T: 3},
 			{what: "tick", at: 560 * us, ops: []string{"fr"}, T: 4},
 			{what: "tick", at: 615 * us, ops: []string{"ai"}, T: 5}, // max(5,0) = F
-			{what: "bytes", at: 616 * us, n: 5, ops: []string{"ai", "ai", "ai", "ai", "hai"}, T: 5, B: 5},
+			{what: "bytes", at: 616 * us, size: 5 * bc, ops: []string{"ai", "ai", "ai", "ai", "hai"}, T: 5, B: 5},
 			{what: "tick", at: 670 * us, ops: []string{"hai"}, T: 6, B: 5},
 		}
-		// residual bytes after the 1048-B sends: 10006·1048 − 10 MiB
-		const resid = 10006*1048 - bc
 		lastAlphaStep := sim.Never // the α timer starts at the first CNP
-		for i, s := range steps {
+		for _, s := range steps {
 			// the α timer (restarted by each CNP, period 55 µs) is
 			// independent of the increase path; track it by hand
 			for lastAlphaStep != sim.Never && lastAlphaStep+55*us <= s.at {
@@ -675,15 +679,12 @@ func TestDCQCNCanonical(t *testing.T) {
 				cnp(q, alg, s.at)
 				lastAlphaStep = s.at
 			case "tick":
-				send(q, alg, s.at-ps)
+				// zero-size sends advance the timers without counting bytes
+				alg.OnSend(q, 0, s.at-ps)
 				expectRates(t, "1 ps before tick", q, alg, e.rc, e.rt)
-				send(q, alg, s.at)
+				alg.OnSend(q, 0, s.at)
 			case "bytes":
-				size := s.n * bc
-				if i == 4 {
-					size -= resid
-				}
-				alg.OnSend(q, size, s.at)
+				alg.OnSend(q, s.size, s.at)
 			case "send":
 				for k := 0; k < s.n; k++ {
 					send(q, alg, s.at)

@@ -66,6 +66,10 @@ type Config struct {
 	// (never paused). Switches still queue them in the flow's class, as the
 	// reference does.
 	AckHighPrio bool
+	// SwitchCtrlHighPrio queues ACK/NACK in the strict-priority class 0 at
+	// switches (bypassing the shared buffer and PFC). Off by default: the
+	// reference simulator queues ACKs with the flow's data class.
+	SwitchCtrlHighPrio bool
 	// CNPInterval is the receiver's minimum time between two congestion
 	// notifications of a flow (DCQCN NP timer); 0 = one per marked packet.
 	CNPInterval sim.Time

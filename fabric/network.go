@@ -212,7 +212,9 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 				p.kmin, p.kmax, p.pmax = r.KminBytes, r.KmaxBytes, r.Pmax
 				if cfg.PFC != PFCOff {
 					// reference: rate·delay_ns/8/1e9·3 (bytes), integer arithmetic
-					p.headroom = l.Bps * int64(l.Delay/sim.Nanosecond) / 8 / 1e9 * cfg.HeadroomRTTs
+					// (128-bit safe: BytesIn(d, r) = floor(d·r / 8e12) = the
+					// reference's integer rate·delay_ns/8/1e9 for whole-ns delays)
+					p.headroom = sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps) * cfg.HeadroomRTTs
 				}
 				shift, r2 := uint8(3), l.Bps
 				for nicBps > 0 && r2 > nicBps && shift > 0 {

@@ -1,8 +1,9 @@
 package fabric
 
 // Physics tests of the fabric: exact single-flow timing on a store-and-
-// forward path, RED/ECN marking statistics, and determinism. They use small
-// local Algorithm implementations because package cc imports fabric.
+// forward path and RED/ECN marking statistics. They use small local
+// Algorithm implementations because package cc imports fabric (tests that
+// need DCQCN are in physics_ext_test.go).
 
 import (
 	"math"
@@ -16,22 +17,26 @@ import (
 // noCC sends at line rate with no window (the `none` algorithm).
 type noCC struct{}
 
-func (noCC) Start(q *QP, now sim.Time)                  {}
-func (noCC) OnAck(q *QP, a *AckInfo, now sim.Time)      {}
-func (noCC) OnNotice(q *QP, nt *Notice, now sim.Time)   {}
-func (noCC) OnTimer(q *QP, id int, now sim.Time)        {}
-func (noCC) OnSend(q *QP, size int, now sim.Time)       {}
-func noCCCtor(*QP) Algorithm                            { return noCC{} }
-func fixedCtor(bps int64) func(*QP) Algorithm           { return func(*QP) Algorithm { return fixedRate{bps} } }
-func (f fixedRate) Start(q *QP, now sim.Time)           { q.SetRate(f.bps) }
-func (fixedRate) OnAck(q *QP, a *AckInfo, now sim.Time) {}
-func (fixedRate) OnNotice(q *QP, nt *Notice, now sim.Time) {
-}
-func (fixedRate) OnTimer(q *QP, id int, now sim.Time)  {}
-func (fixedRate) OnSend(q *QP, size int, now sim.Time) {}
+func (noCC) Start(q *QP, now sim.Time)                {}
+func (noCC) OnAck(q *QP, a *AckInfo, now sim.Time)    {}
+func (noCC) OnNotice(q *QP, nt *Notice, now sim.Time) {}
+func (noCC) OnTimer(q *QP, id int, now sim.Time)      {}
+func (noCC) OnSend(q *QP, size int, now sim.Time)     {}
+
+func noCCCtor(*QP) Algorithm { return noCC{} }
 
 // fixedRate paces every packet at a constant rate and ignores feedback.
 type fixedRate struct{ bps int64 }
+
+func (f fixedRate) Start(q *QP, now sim.Time)              { q.SetRate(f.bps) }
+func (fixedRate) OnAck(q *QP, a *AckInfo, now sim.Time)    {}
+func (fixedRate) OnNotice(q *QP, nt *Notice, now sim.Time) {}
+func (fixedRate) OnTimer(q *QP, id int, now sim.Time)      {}
+func (fixedRate) OnSend(q *QP, size int, now sim.Time)     {}
+
+func fixedCtor(bps int64) func(*QP) Algorithm {
+	return func(*QP) Algorithm { return fixedRate{bps} }
+}
 
 // buildNet builds a network on g with cfg, registers flows and the
 // algorithm, and fails the test on any error.
@@ -153,24 +158,84 @@ func TestSingleFlowExactFCT(t *testing.T) {
 }
 
 // ecnRecorder is a switch feature that records, for every data packet
-// leaving a switch, the class queue length the ECN decision saw (bytes still
-// queued in the class, excluding the departing packet) and whether the
-// packet left marked. On a one-switch path a data packet can only have been
-// marked by this dequeue.
+// leaving a switch, the class queue length the ECN decision must use (bytes
+// still queued in the class, excluding the departing packet) and whether the
+// packet left marked. It keeps its own per-(port, class) byte count from the
+// enqueue and dequeue hooks, independent of the switch's counters. On a
+// one-switch path a data packet can only have been marked by this dequeue.
 type ecnRecorder struct {
+	t      *testing.T
+	bytes  map[[2]int32]int64
 	q      []int64
 	marked []bool
 }
 
-func (r *ecnRecorder) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {}
+func newECNRecorder(t *testing.T) *ecnRecorder {
+	return &ecnRecorder{t: t, bytes: map[[2]int32]int64{}}
+}
+
+// class is the switch queue of p (CNPs travel in class 0).
+func class(p *Packet) int32 {
+	if p.Kind == KindCNP {
+		return 0
+	}
+	return int32(p.Prio)
+}
+
+func (r *ecnRecorder) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
+	if c := class(p); c != 0 {
+		r.bytes[[2]int32{out, c}] += int64(p.Size)
+	}
+}
+
 func (r *ecnRecorder) OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time) {
+	key := [2]int32{out, class(p)}
+	r.bytes[key] -= int64(p.Size)
+	q := r.bytes[key]
+	if got := n.Ports[out].qBytes[key[1]]; got != q {
+		r.t.Fatalf("%v: port %d class %d: switch counts %d B queued, packets in the queue sum to %d B", now, out, key[1], got, q)
+	}
 	if p.Kind != KindData {
 		return
 	}
-	r.q = append(r.q, n.Ports[out].qBytes[p.Prio])
+	r.q = append(r.q, q)
 	r.marked = append(r.marked, p.ECN)
 }
+
 func (r *ecnRecorder) OnPeriod(n *Network, sw int32, now sim.Time) {}
+
+// TestECNStepMarkingExact: with Kmin = Kmax = K and Pmax = 1 (the
+// reference's DCQCN step marking) a packet is marked iff the bytes left in
+// its class queue after it departs exceed K; no randomness is involved. Two
+// line-rate senders into one port grow the queue by one packet per dequeue,
+// so every length band of one packet around K is visited. K is a multiple
+// of the 1048-B packet, so some dequeue leaves exactly K (not marked).
+func TestECNStepMarkingExact(t *testing.T) {
+	const k = 96 * 1048
+	cfg := DefaultConfig()
+	cfg.ECNRule = []ECNRule{{Bps: 100e9, KminBytes: k, KmaxBytes: k, Pmax: 1}}
+	n := buildNet(t, topo.Star(3, 100e9, sim.Microsecond), cfg, incastFlows(2, 2, 1_000_000, 0), noCCCtor)
+	rec := newECNRecorder(t)
+	n.AddFeature(3, rec)
+	n.Run()
+	var marked, unmarked, atK int
+	for i, q := range rec.q {
+		if rec.marked[i] != (q > k) {
+			t.Fatalf("dequeue %d: %d B left in the queue, marked %v; want marked iff > %d", i, q, rec.marked[i], k)
+		}
+		if rec.marked[i] {
+			marked++
+		} else {
+			unmarked++
+		}
+		if q == k {
+			atK++
+		}
+	}
+	if marked == 0 || unmarked == 0 || atK == 0 {
+		t.Errorf("scenario does not cross K: %d marked, %d unmarked, %d dequeues leaving exactly K", marked, unmarked, atK)
+	}
+}
 
 // TestREDMarkingFrequency: two fixed-rate senders at 55 Gb/s into one
 // 100 Gb/s port build the queue slowly (~10 Gb/s excess), so thousands of
@@ -189,7 +254,7 @@ func TestREDMarkingFrequency(t *testing.T) {
 	g := topo.Star(3, 100e9, sim.Microsecond)
 	flows := incastFlows(2, 2, 6_000_000, 0)
 	n := buildNet(t, g, cfg, flows, fixedCtor(55e9))
-	rec := &ecnRecorder{}
+	rec := newECNRecorder(t)
 	n.AddFeature(3, rec)
 	n.SetStop(700 * sim.Microsecond)
 	n.Run()

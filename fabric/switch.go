@@ -51,7 +51,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	}
 	out := nd.FirstPort + hops[k]
 	c := pk.Prio
-	if pk.Kind == KindCNP {
+	if pk.Kind == KindCNP || (n.cfg.SwitchCtrlHighPrio && (pk.Kind == KindAck || pk.Kind == KindNack)) {
 		c = 0
 	}
 	size := int64(pk.Size)

@@ -31,6 +31,10 @@ func FuzzParse(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := scenario.Parse(data)
+		// Parse is deterministic, errors included (their order too).
+		if _, err2 := scenario.Parse(data); (err == nil) != (err2 == nil) || (err != nil && err.Error() != err2.Error()) {
+			t.Fatalf("Parse not deterministic: %v / %v", err, err2)
+		}
 		if err != nil {
 			if err.Error() == "" {
 				t.Fatal("empty error message")

@@ -138,6 +138,7 @@ func (s *Scenario) FabricConfig() fabric.Config {
 		}
 	}
 	c.RefECMP = sw.RefECMP
+	c.SwitchCtrlHighPrio = sw.CtrlHighPrio
 	if h.AckHighPrio != nil {
 		c.AckHighPrio = *h.AckHighPrio
 	}

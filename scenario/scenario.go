@@ -64,6 +64,7 @@ type Switch struct {
 	ECN               *bool     `yaml:"ecn"`
 	ECNRules          []ECNRule `yaml:"ecn_rules"`
 	RefECMP           bool      `yaml:"ref_ecmp"`
+	CtrlHighPrio      bool      `yaml:"ctrl_high_prio"`
 }
 
 // Host holds the NIC settings.
@@ -292,8 +293,9 @@ func (s *Scenario) validate() Errors {
 	t := &s.Topology
 	switch t.Kind {
 	case "star":
-		if t.Hosts < 2 || t.Hosts > 100_000 {
-			errs = append(errs, fmt.Errorf("topology.hosts = %d out of range [2, 100000]", t.Hosts))
+		// routing tables are nodes × hosts entries: 4096 hosts ≈ 134 MB
+		if t.Hosts < 2 || t.Hosts > 4096 {
+			errs = append(errs, fmt.Errorf("topology.hosts = %d out of range [2, 4096]", t.Hosts))
 		}
 		if t.File != "" {
 			errs = append(errs, fmt.Errorf("topology.file is only valid with kind ns3"))
@@ -346,6 +348,9 @@ func (s *Scenario) validate() Errors {
 		if len(w.Flows) == 0 {
 			errs = append(errs, fmt.Errorf("workload.flows: at least one flow is required with kind flows"))
 		}
+		if w.Incast != nil || w.File != "" {
+			errs = append(errs, fmt.Errorf("workload: kind flows takes only workload.flows (incast/file given)"))
+		}
 		for i, f := range w.Flows {
 			p := fmt.Sprintf("workload.flows[%d]", i)
 			rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
@@ -387,7 +392,12 @@ func (s *Scenario) validate() Errors {
 		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast", w.Kind))
 	}
 	o := &s.Outputs
-	rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0, 1e6)
+	if o.QueueSampleUs != 0 {
+		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
+	}
+	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
+		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
+	}
 	return errs
 }
 

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -306,9 +307,9 @@ var badCases = []badCase{
 	{name: "stop_ms NaN", extra: "stop_ms: .nan\n", want: []string{"stop_ms = NaN", "[1e-06, 1e+06]"}},
 
 	{name: "topology kind", set: map[string]string{"topology": "topology: {kind: ring, hosts: 4}"}, want: []string{`topology.kind = "ring"`, "star, ns3"}},
-	{name: "hosts 1", set: map[string]string{"topology": "topology: {hosts: 1}"}, want: []string{"topology.hosts = 1", "[2, 100000]"}},
-	{name: "hosts absent", set: map[string]string{"topology": "topology: {kind: star}"}, want: []string{"topology.hosts = 0", "[2, 100000]"}},
-	{name: "hosts too many", set: map[string]string{"topology": "topology: {hosts: 100001}"}, want: []string{"topology.hosts = 100001", "[2, 100000]"}},
+	{name: "hosts 1", set: map[string]string{"topology": "topology: {hosts: 1}"}, want: []string{"topology.hosts = 1", "[2, 4096]"}},
+	{name: "hosts absent", set: map[string]string{"topology": "topology: {kind: star}"}, want: []string{"topology.hosts = 0", "[2, 4096]"}},
+	{name: "hosts too many", set: map[string]string{"topology": "topology: {hosts: 100001}"}, want: []string{"topology.hosts = 100001", "[2, 4096]"}},
 	{name: "link_gbps negative", set: map[string]string{"topology": "topology: {hosts: 4, link_gbps: -100}"}, want: []string{"topology.link_gbps = -100", "[0.001, 10000]"}},
 	{name: "link_gbps too small", set: map[string]string{"topology": "topology: {hosts: 4, link_gbps: 0.0001}"}, want: []string{"topology.link_gbps = 0.0001", "[0.001, 10000]"}},
 	{name: "link_gbps infinite", set: map[string]string{"topology": "topology: {hosts: 4, link_gbps: .inf}"}, want: []string{"topology.link_gbps = +Inf", "[0.001, 10000]"}},
@@ -355,7 +356,7 @@ var badCases = []badCase{
 	{name: "incast prio 8", set: map[string]string{"workload": "workload: {incast: {senders: [0], receiver: 3, sizes_bytes: [1], prio: 8}}"}, want: []string{"workload.incast.prio = 8", "[1, 7]"}},
 	{name: "incast start negative", set: map[string]string{"workload": "workload: {incast: {senders: [0], receiver: 3, sizes_bytes: [1], start_ns: -5}}"}, want: []string{"workload.incast.start_ns = -5", "[0, 1e+12]"}},
 
-	{name: "queue sample negative", extra: "outputs: {queue_sample_us: -1}\n", want: []string{"outputs.queue_sample_us = -1", "[0, 1e+06]"}},
+	{name: "queue sample negative", extra: "outputs: {queue_sample_us: -1}\n", want: []string{"outputs.queue_sample_us = -1", "[0.01, 1e+06]"}},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -590,8 +591,13 @@ func TestEndToEndIncast(t *testing.T) {
 	if n := bytes.Count(c1, []byte("\n")); n != 5 {
 		t.Errorf("flows.csv has %d lines, want header + 4:\n%s", n, c1)
 	}
-	if _, err := os.Stat(filepath.Join(d1, "summary.json")); err != nil {
-		t.Error(err)
+	// summary.json too, but for the wall-clock fields.
+	j1, j2 := readSummary(t, d1), readSummary(t, d2)
+	if !reflect.DeepEqual(j1, j2) {
+		t.Errorf("summary.json differs between identical runs:\n%v\n---\n%v", j1, j2)
+	}
+	if j1["cc"] != "dcqcn" || j1["seed"] != 1.0 {
+		t.Errorf("summary.json: cc %v seed %v", j1["cc"], j1["seed"])
 	}
 	for _, f := range []string{"fct.txt", "pfc.txt", "queue.csv"} {
 		if _, err := os.Stat(filepath.Join(d1, f)); err == nil {
@@ -609,6 +615,22 @@ func TestEndToEndIncast(t *testing.T) {
 			t.Errorf("Seed = %d, want the override %d", r.Seed, seed)
 		}
 	}
+}
+
+// readSummary reads dir/summary.json without its wall-clock fields.
+func readSummary(t *testing.T, dir string) map[string]any {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatalf("summary.json: %v", err)
+	}
+	delete(m, "wall_seconds")
+	delete(m, "events_per_second")
+	return m
 }
 
 func TestEndToEndOutputs(t *testing.T) {
@@ -696,5 +718,33 @@ func TestRunAllIsolatesFailures(t *testing.T) {
 	res, errs = s.RunAll([]string{"bogus", "none"}, scenario.RunOptions{Seed: 7}, 0, nil)
 	if errs[0] == nil || res[0] != nil || errs[1] != nil || res[1] == nil || res[1].Seed != 7 {
 		t.Errorf("RunAll(bogus, none): %v %v", res, errs)
+	}
+}
+
+// The checked-in scenarios load (with their referenced files) and build.
+func TestLoadCheckedInScenarios(t *testing.T) {
+	paths, err := filepath.Glob(filepath.Join("..", "scenarios", "*", "*.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(paths) == 0 {
+		t.Skip("no checked-in scenarios")
+	}
+	for _, p := range paths {
+		t.Run(filepath.Base(p), func(t *testing.T) {
+			s, err := scenario.Load(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range s.CC {
+				b, err := s.Build(name, scenario.RunOptions{})
+				if err != nil {
+					t.Fatalf("Build(%s): %v", name, err)
+				}
+				if len(b.Flows) == 0 {
+					t.Errorf("Build(%s): no flows", name)
+				}
+			}
+		})
 	}
 }

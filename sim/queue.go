@@ -1,8 +1,8 @@
 package sim
 
 // Event is one scheduled action. It is a small value type (24 bytes): the
-// queue stores events by value and never allocates once its backing array
-// has grown.
+// queue stores events by value and never allocates once its storage has
+// grown.
 //
 // Kind and Idx say what to do to which object (the owner of the event loop
 // interprets them); Arg carries one word of payload, typically a generation
@@ -25,44 +25,17 @@ func (e *Event) before(o *Event) bool {
 	return e.At < o.At || (e.At == o.At && e.key < o.key)
 }
 
-// Queue is a 4-ary min-heap of events ordered by (At, insertion sequence).
+// heap4 is a 4-ary min-heap of events ordered by (At, insertion sequence).
 // A 4-ary heap halves the depth of a binary heap and keeps the four children
 // of a node in one or two cache lines; with value-type events it is several
 // times faster than container/heap and allocation-free in steady state.
-// The sequence number has 56 bits: 7·10^16 events.
-type Queue struct {
-	h      []Event
-	seq    uint64
-	high   int
-	taking bool // the top is being consumed (between Take and Done)
+type heap4 struct {
+	h []Event
 }
 
-// HighWater is the largest number of pending events seen.
-func (q *Queue) HighWater() int { return q.high }
-
-// Len is the number of pending events (including cancelled timers that have
-// not been popped yet).
-func (q *Queue) Len() int { return len(q.h) }
-
-// Push schedules an event. Events with equal At run in Push order.
-func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
-	q.seq++
-	e := Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg}
-	if q.taking {
-		// The top is being consumed: put the new event in its slot and sift
-		// down (one heap walk instead of a pop and a push). Every other
-		// pending event is ordered after the consumed top, so the result is
-		// the same heap order as popping first.
-		q.taking = false
-		q.h[0] = e
-		q.down(0)
-		return
-	}
+func (q *heap4) push(e Event) {
 	h := append(q.h, e)
 	i := len(h) - 1
-	if i >= q.high {
-		q.high = i + 1
-	}
 	for i > 0 {
 		p := (i - 1) >> 2
 		if !e.before(&h[p]) {
@@ -75,38 +48,15 @@ func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
 	q.h = h
 }
 
-// Peek returns the earliest event without removing it. The queue must not be
-// empty.
-func (q *Queue) Peek() *Event { return &q.h[0] }
-
-// Take returns the earliest event and starts consuming it: the event stays
-// in the queue until Done, and the first Push made before Done reuses its
-// slot. Events pushed meanwhile sort after it (they are not earlier and have
-// a larger sequence number), so Take ... Done behaves exactly like Pop
-// followed by the pushes, with less work. The queue must not be empty.
-func (q *Queue) Take() Event {
-	q.taking = true
-	return q.h[0]
-}
-
-// Done finishes consuming the event returned by Take.
-func (q *Queue) Done() {
-	if q.taking {
-		q.taking = false
-		q.Pop()
-	}
-}
-
-// Pop removes and returns the earliest event. The queue must not be empty.
-func (q *Queue) Pop() Event {
+// Pop removes and returns the earliest event. The heap must not be empty.
+func (q *heap4) Pop() Event {
 	h := q.h
 	top := h[0]
 	n := len(h) - 1
 	last := h[n]
-	h = h[:n]
-	q.h = h
+	q.h = h[:n]
 	if n > 0 {
-		h[0] = last
+		q.h[0] = last
 		q.down(0)
 	}
 	return top
@@ -115,9 +65,7 @@ func (q *Queue) Pop() Event {
 // down moves h[i] down to its place. It is the bottom-up variant: the hole
 // first follows the least child to a leaf (3 comparisons per full level,
 // none against the moving element), then the element rises from there.
-// Newly scheduled events are usually among the latest, so the rise is
-// short; this saves a comparison per level over the classic sift-down.
-func (q *Queue) down(i int) {
+func (q *heap4) down(i int) {
 	h := q.h
 	n := len(h)
 	x := h[i]
@@ -161,13 +109,10 @@ func (q *Queue) down(i int) {
 	h[i] = x
 }
 
-// Reset empties the queue, keeping its storage.
-func (q *Queue) Reset() { q.h = q.h[:0]; q.seq = 0 }
-
 // Timer is a cancellable timer slot that lives inside its owner's state. A
 // timer is armed by pushing an event whose Arg is the slot's current
 // generation; cancelling or re-arming bumps the generation, so a stale event
-// is recognised and ignored when it pops (O(1) cancellation, no heap removal).
+// is recognised and ignored when it pops (O(1) cancellation, no removal).
 type Timer struct {
 	gen uint32
 	at  Time
