@@ -277,6 +277,11 @@ func (n *Network) receiveAck(pi int32) {
 		a.NewlyAcked = pk.Seq - q.SndUna
 		q.SndUna = pk.Seq
 		q.lastProgress = n.now
+		if q.SndNxt < q.SndUna {
+			// a timeout rewound SndNxt, then ACKs of packets still in the
+			// network arrived: never resend acknowledged bytes
+			q.SndNxt = q.SndUna
+		}
 	}
 	if a.CNP {
 		q.CNPs++
