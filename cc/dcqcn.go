@@ -214,26 +214,38 @@ func (d *DCQCN) OnSend(q *fabric.QP, size int, now sim.Time) {
 // timer), so the increase runs first only if its period is the longer one.
 func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
 	for {
-		t := d.alphaAt
-		which := 0
-		if d.incAt < t {
-			t, which = d.incAt, 1
-		}
-		if d.decAt < t || d.decAt == t && which == 1 && d.c.decIv >= d.c.incIv {
+		// the next increase or decrease expiry
+		t, which := d.incAt, 1
+		if d.decAt < t || d.decAt == t && d.c.decIv >= d.c.incIv {
 			t, which = d.decAt, 2
+		}
+		limit := t
+		if now < limit {
+			limit = now
+		}
+		// α steps up to it (an α step at the same time runs first); after
+		// the first step α only decays, so the loop is a multiply chain
+		if d.alphaAt <= limit {
+			d.alphaTimer()
+			d.alphaAt += d.c.alphaIv
+			if !d.alphaCNP || d.c.canonical {
+				f := 1 - d.c.p.G
+				a := d.Alpha
+				for d.alphaAt <= limit {
+					a = float64(f * a)
+					d.alphaAt += d.c.alphaIv
+				}
+				d.Alpha = a
+			}
 		}
 		if t > now {
 			return
 		}
-		switch which {
-		case 0:
-			d.alphaTimer()
-			d.alphaAt = t + d.c.alphaIv
-		case 1:
+		if which == 1 {
 			d.incAt = t + d.c.incIv
 			d.T++
 			d.increase(q)
-		case 2:
+		} else {
 			d.decAt = t + d.c.decIv
 			d.decreaseCheck(q, t)
 		}

@@ -74,3 +74,7 @@ func TestIncastSteadyStateAllocs(t *testing.T) {
 		t.Fatalf("allocations grow with packets: %v for 20×1 MB, %v for 20×10 MB", small, large)
 	}
 }
+
+// BenchmarkIncast20x10MBNone is the same incast without congestion control
+// (PFC alone): the cost of the fabric itself.
+func BenchmarkIncast20x10MBNone(b *testing.B) { benchIncast(b, 10_000_000, "none") }

@@ -108,7 +108,7 @@ func (n *Network) armNext(h int32) {
 	nd := &n.Nodes[h]
 	p := &n.Ports[nd.FirstPort]
 	if nd.ackQ.size > 0 {
-		n.armWake(h, p.busyUntil)
+		n.armWakeTx(h, p.busyUntil)
 		return
 	}
 	t := sim.Never
@@ -121,10 +121,22 @@ func (n *Network) armNext(h int32) {
 	if t == sim.Never {
 		return
 	}
-	if t < p.busyUntil {
-		t = p.busyUntil
+	if t <= p.busyUntil {
+		n.armWakeTx(h, p.busyUntil)
+		return
 	}
 	n.armWake(h, t)
+}
+
+// armWakeTx is armWake for the end of the transmission just started: that
+// delay is a serialization time, which recurs, so it uses a FIFO lane.
+func (n *Network) armWakeTx(h int32, at sim.Time) {
+	nd := &n.Nodes[h]
+	if t, ok := nd.wake.Armed(); ok && t <= at {
+		return
+	}
+	g := nd.wake.Arm(at)
+	n.q.PushDelay(n.now, at-n.now, evHostWake, h, g)
 }
 
 // sendData starts the next data packet of QP q on host port pt.

@@ -20,7 +20,7 @@ import (
 
 // Event kinds of the fabric's event loop.
 const (
-	evArrive    uint8 = iota // head packet of port Idx's wire reaches the peer
+	evArrive    uint8 = iota // packet Idx's last bit reaches port Arg
 	evTxDone                 // switch port Idx's transmitter is free
 	evHostWake               // host node Idx's NIC may be able to send
 	evFlowStart              // flow Idx becomes ready at its sender
@@ -37,37 +37,39 @@ const numClasses = 8
 // wire towards the peer, and (at switches) the ingress buffer accounting of
 // packets received on it.
 type Port struct {
-	Node     int32 // owner node
-	Peer     int32 // global index of the port at the other end
-	Bps      int64
-	Delay    sim.Time
-	isSwitch bool
+	// Fields are ordered hot first: the first cache lines hold what every
+	// packet touches.
+	Node      int32 // owner node
+	Peer      int32 // global index of the port at the other end
+	isSwitch  bool
+	shift     uint8 // dynamic PFC threshold = free buffer >> shift
+	rrLast    uint8
+	qMask     uint8            // bit c set: class c's queue is non-empty
+	pauseMask uint8            // bit c set: paused[c]
+	paused    [numClasses]bool // this transmitter is paused by the peer
+	pauseSent [numClasses]bool // we paused the peer for this ingress class
 
-	busyUntil sim.Time  // transmitter busy until
+	busyUntil sim.Time // transmitter busy until
+	psPerByte sim.Time // serialization time of one byte when exact (8e12 % Bps == 0), else 0
+	Delay     sim.Time
+	Bps       int64
 	txTimer   sim.Timer // pending transmit-complete (switch ports)
-	wire      wire
-	wireEvent bool // an evArrive for the wire head is scheduled
-
-	q      [numClasses]ring
-	qBytes [numClasses]int64 // bytes queued per class (egress accounting)
-	qTotal int64             // bytes queued, all classes
-	rrLast int
-
-	paused      [numClasses]bool // this transmitter is paused by the peer
-	pausedSince [numClasses]sim.Time
-
-	// ingress accounting at switches (packets that entered on this port)
-	ingress      [numClasses]int64
-	headroomUsed [numClasses]int64
-	pauseSent    [numClasses]bool
-	headroom     int64
-	shift        uint8
+	qTotal    int64     // bytes queued, all classes
+	txBytes   int64     // all bytes that started transmission (INT)
+	headroom  int64
 
 	// ECN
 	kmin, kmax int64
 	pmax       float64
 
-	txBytes int64 // all bytes that started transmission (INT)
+	qBytes [numClasses]int64 // bytes queued per class (egress accounting)
+	// ingress accounting at switches (packets that entered on this port)
+	ingress      [numClasses]int64
+	headroomUsed [numClasses]int64
+
+	q [numClasses]ring
+
+	pausedSince [numClasses]sim.Time
 
 	// statistics
 	Stats PortStats
@@ -207,6 +209,9 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 			p.Node = int32(i)
 			p.Peer = n.Nodes[pr.Peer].FirstPort + int32(pr.PeerPort)
 			p.Bps, p.Delay, p.isSwitch = l.Bps, l.Delay, nd.Switch
+			if 8*int64(sim.Second)%l.Bps == 0 {
+				p.psPerByte = sim.Time(8 * int64(sim.Second) / l.Bps)
+			}
 			if nd.Switch {
 				r := cfg.ecnFor(l.Bps)
 				p.kmin, p.kmax, p.pmax = r.KminBytes, r.KmaxBytes, r.Pmax
@@ -394,7 +399,7 @@ func (n *Network) Run() sim.Time {
 		}
 		switch e.Kind() {
 		case evArrive:
-			n.arrive(e.Idx)
+			n.arrive(e.Idx, int32(e.Arg))
 		case evTxDone:
 			if !n.Ports[e.Idx].txTimer.Fires(e.Arg) {
 				continue
@@ -465,33 +470,28 @@ func (n *Network) closePauses() {
 func (n *Network) transmit(pt int32, pi int32) {
 	p := &n.Ports[pt]
 	pk := &n.pkts[pi]
-	tx := sim.TxTime(int64(pk.Size), p.Bps)
+	var tx sim.Time
+	if p.psPerByte > 0 {
+		tx = sim.Time(pk.Size) * p.psPerByte // exact, no division
+	} else {
+		tx = sim.TxTime(int64(pk.Size), p.Bps)
+	}
 	p.busyUntil = n.now + tx
 	p.txBytes += int64(pk.Size)
 	p.Stats.TxPackets++
 	p.Stats.TxBytes += int64(pk.Size)
-	at := p.busyUntil + p.Delay
-	p.wire.push(at, pi)
-	if !p.wireEvent {
-		p.wireEvent = true
-		n.q.Push(at, evArrive, pt, 0)
-	}
+	// The last bit reaches the peer after serialization and propagation.
+	// That delay recurs (few packet sizes × few link types), so the event
+	// goes into one of the scheduler's FIFO lanes: an append, no heap work.
+	n.q.PushDelay(n.now, tx+p.Delay, evArrive, pi, uint32(p.Peer))
 }
 
-// arrive delivers the head packet of port pt's wire to the peer.
-func (n *Network) arrive(pt int32) {
-	p := &n.Ports[pt]
-	s := p.wire.pop()
-	if p.wire.size > 0 {
-		n.q.Push(p.wire.front().at, evArrive, pt, 0)
-	} else {
-		p.wireEvent = false
-	}
-	in := p.Peer
+// arrive delivers packet pi to port in (the receiving end of its link).
+func (n *Network) arrive(pi int32, in int32) {
 	if n.Ports[in].isSwitch {
-		n.switchReceive(in, s.pkt)
+		n.switchReceive(in, pi)
 	} else {
-		n.hostReceive(in, s.pkt)
+		n.hostReceive(in, pi)
 	}
 }
 
@@ -505,10 +505,12 @@ func (n *Network) receivePFC(in int32, pi int32) {
 		p.Stats.PauseRx++
 		if !p.paused[c] {
 			p.paused[c] = true
+			p.pauseMask |= 1 << c
 			p.pausedSince[c] = n.now
 		}
 	} else if p.paused[c] {
 		p.paused[c] = false
+		p.pauseMask &^= 1 << c
 		p.Stats.PausedTime += n.now - p.pausedSince[c]
 	}
 	if n.pfcLog != nil {

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"math/bits"
+
 	"github.com/ccsim/ccsim/topo"
 )
 
@@ -90,6 +92,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	pk.inPort = in
 	op := &n.Ports[out]
 	op.q[c].push(pi)
+	op.qMask |= 1 << c
 	op.qBytes[c] += size
 	op.qTotal += size
 	if op.qTotal > op.Stats.MaxQueueBytes {
@@ -139,6 +142,7 @@ func (n *Network) sendPFC(pt int32, c uint8, pause bool) {
 		n.Stats.ResumeFrames++
 	}
 	p.q[0].push(pi)
+	p.qMask |= 1
 	p.qBytes[0] += PFCBytes
 	p.qTotal += PFCBytes
 	n.switchSend(pt)
@@ -157,29 +161,23 @@ func (n *Network) switchSend(pt int32) {
 		return
 	}
 	// class 0 first, regardless of pause; then per-packet round robin over
-	// the other classes that are not paused.
+	// the other non-empty classes that are not paused.
 	var c uint8
-	found := false
-	if p.q[0].size > 0 {
-		found = true
+	if p.qMask&1 != 0 {
 		c = 0
 	} else {
-		for i := 1; i <= numClasses; i++ {
-			k := (p.rrLast + i) & (numClasses - 1)
-			if k == 0 {
-				continue
-			}
-			if p.q[k].size > 0 && !p.paused[k] {
-				c, found = uint8(k), true
-				break
-			}
-		}
-		if !found {
+		m := p.qMask &^ p.pauseMask
+		if m == 0 {
 			return
 		}
-		p.rrLast = int(c)
+		r := p.rrLast + 1
+		c = (r + uint8(bits.TrailingZeros8(bits.RotateLeft8(m, -int(r))))) & (numClasses - 1)
+		p.rrLast = c
 	}
 	pi := p.q[c].pop()
+	if p.q[c].size == 0 {
+		p.qMask &^= 1 << c
+	}
 	pk := &n.pkts[pi]
 	size := int64(pk.Size)
 	p.qBytes[c] -= size
@@ -235,7 +233,8 @@ func (n *Network) switchSend(pt int32) {
 	}
 	n.transmit(pt, pi)
 	if p.qTotal > 0 {
-		// re-arming makes any older pending transmit-complete stale
-		n.q.Push(p.busyUntil, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
+		// re-arming makes any older pending transmit-complete stale; the
+		// delay is a serialization time, so it goes into a FIFO lane
+		n.q.PushDelay(n.now, p.busyUntil-n.now, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
 	}
 }

@@ -19,10 +19,18 @@ func TestQueueOrder(t *testing.T) {
 	var got []ev
 	seq := uint64(0)
 	now := Time(0)
+	delays := []Time{0, 3, 7, 7, 20, 49}
 	push := func() {
-		at := now + Time(r.IntN(50)) // many ties
 		seq++
-		q.Push(at, 1, int32(seq), 0)
+		var at Time
+		if r.IntN(2) == 0 {
+			at = now + Time(r.IntN(50)) // many ties
+			q.Push(at, 1, int32(seq), 0)
+		} else {
+			d := delays[r.IntN(len(delays))]
+			at = now + d
+			q.PushDelay(now, d, 1, int32(seq), 0)
+		}
 		want = append(want, ev{at, seq})
 	}
 	for i := 0; i < 100; i++ {

@@ -1,78 +1,67 @@
 package sim
 
-// The scheduler is a timing wheel in front of a heap. Most events of a
-// packet-level fabric fall within a few microseconds of now (serialization
-// times, link delays, pacing gaps), so they go into a ring of buckets of
-// wheelWidth picoseconds each, kept sorted by (time, sequence) — usually by
-// appending. Events beyond the wheel's horizon wait in the 4-ary heap and
-// move into the wheel as it turns. Pop takes the head of the first non-empty
-// bucket. Order is exactly (time, insertion sequence), as with the heap.
+// The scheduler combines FIFO lanes with a 4-ary heap.
+//
+// Most events of a packet-level fabric are scheduled a fixed delay after
+// the present: a link arrival is now + serialization + propagation, a
+// transmit completion is now + serialization, and those delays take only a
+// handful of distinct values (a few packet sizes times a few link speeds).
+// Events pushed with the same delay come out in push order, so each such
+// delay gets a FIFO lane: pushing appends, and only the lanes' heads take
+// part in ordering, through a small heap of lanes. Events at arbitrary times
+// (pacing wake-ups, timers) go into the general heap. Pop compares the two
+// heaps' tops. The order is exactly (time, insertion sequence).
 
-const (
-	wheelShift   = 15 // bucket width 2^15 ps = 32.768 ns
-	wheelBuckets = 512
-	wheelWidth   = Time(1) << wheelShift
-	wheelSpan    = wheelWidth * wheelBuckets // horizon ≈ 16.8 µs
-)
+const maxLanes = 64
 
-type bucket struct {
-	ev   []Event
-	head int
+// lane is a FIFO of events sharing one delay; their times are nondecreasing.
+type lane struct {
+	delay Time
+	buf   []Event
+	head  int
+	size  int
+	pos   int // index in the lane heap, -1 when empty
 }
 
-func (b *bucket) empty() bool { return b.head == len(b.ev) }
-
-// insert puts e in order; events mostly arrive in order, so this appends.
-func (b *bucket) insert(e Event) {
-	b.ev = append(b.ev, e)
-	i := len(b.ev) - 1
-	for i > b.head && e.before(&b.ev[i-1]) {
-		b.ev[i] = b.ev[i-1]
-		i--
+func (l *lane) push(e Event) {
+	if l.size == len(l.buf) {
+		n := 2 * len(l.buf)
+		if n == 0 {
+			n = 64
+		}
+		nb := make([]Event, n)
+		for i := 0; i < l.size; i++ {
+			nb[i] = l.buf[(l.head+i)&(len(l.buf)-1)]
+		}
+		l.buf, l.head = nb, 0
 	}
-	b.ev[i] = e
+	l.buf[(l.head+l.size)&(len(l.buf)-1)] = e
+	l.size++
 }
 
-func (b *bucket) pop() {
-	b.head++
-	if b.head == len(b.ev) {
-		b.ev = b.ev[:0]
-		b.head = 0
-	}
+func (l *lane) front() *Event { return &l.buf[l.head] }
+
+func (l *lane) pop() {
+	l.head = (l.head + 1) & (len(l.buf) - 1)
+	l.size--
 }
 
-// wheel holds the events of [base, base+wheelSpan).
-type wheel struct {
-	b     [wheelBuckets]bucket
-	base  Time // start of bucket cur
-	cur   int
-	count int
-}
-
-// fits reports whether time at is inside the wheel's horizon.
-func (w *wheel) fits(at Time) bool { return at < w.base+wheelSpan }
-
-func (w *wheel) insert(e Event) {
-	d := int((e.At - w.base) >> wheelShift)
-	if d < 0 {
-		d = 0 // cannot happen for events scheduled at or after now
-	}
-	w.b[(w.cur+d)&(wheelBuckets-1)].insert(e)
-	w.count++
-}
-
-// Queue is the event scheduler: a timing wheel for the near future and a
-// 4-ary heap beyond its horizon. Events come out ordered by (At, insertion
-// sequence). It never allocates once its buckets have grown. The sequence
-// number has 56 bits (7·10^16 events).
+// Queue is the event scheduler. It never allocates once its storage has
+// grown. The sequence number has 56 bits (7·10^16 events).
 type Queue struct {
-	w    wheel
-	far  heap4
-	seq  uint64
-	n    int
-	high int
-	// taking: the head event has been returned by Take and not yet removed
+	far   heap4
+	lanes []lane
+	lh    []int32 // heap of non-empty lanes ordered by their head event
+	lhAt  []Time  // head time of lh[i] (kept beside lh for cache locality)
+	lhKey []uint64
+	last  int // lane of the most recent PushDelay (a cache for the lookup)
+	seq   uint64
+	n     int
+	high  int
+	// taking: the head event has been returned by Take and not yet
+	// removed; from is its lane, or -1 for the general heap.
 	taking bool
+	from   int
 }
 
 // Len is the number of pending events (including cancelled timers that have
@@ -82,57 +71,124 @@ func (q *Queue) Len() int { return q.n }
 // HighWater is the largest number of pending events seen.
 func (q *Queue) HighWater() int { return q.high }
 
-// Push schedules an event at time at, which must not be earlier than the
-// last event taken. Events with equal At run in Push order.
-func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
+func (q *Queue) newEvent(at Time, kind uint8, idx int32, arg uint32) Event {
 	q.seq++
-	e := Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg}
 	q.n++
 	if q.n > q.high {
 		q.high = q.n
 	}
-	if q.w.fits(at) {
-		q.w.insert(e)
-	} else {
-		q.far.push(e)
+	return Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg}
+}
+
+// Push schedules an event at time at, which must not be earlier than the
+// event being processed. Events with equal At run in Push order.
+func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
+	e := q.newEvent(at, kind, idx, arg)
+	if q.taking && q.from == -1 {
+		// The taken event is the general heap's top: put the new event in
+		// its slot and sift down, one heap walk instead of a pop and a
+		// push. Every pending event sorts after the taken one, so the heap
+		// order is the same as popping first.
+		q.taking = false
+		q.n--
+		q.far.h[0] = e
+		q.far.down(0)
+		return
+	}
+	q.far.push(e)
+}
+
+// PushDelay schedules an event at now + delay, where now is the time of the
+// event being processed (or of the last one taken). Prefer it to Push for
+// delays that recur (serialization and propagation times): it costs an
+// append instead of a heap insertion.
+func (q *Queue) PushDelay(now, delay Time, kind uint8, idx int32, arg uint32) {
+	li := q.last
+	if li >= len(q.lanes) || q.lanes[li].delay != delay {
+		li = q.laneOf(delay)
+		if li < 0 {
+			q.Push(now+delay, kind, idx, arg)
+			return
+		}
+		q.last = li
+	}
+	e := q.newEvent(now+delay, kind, idx, arg)
+	l := &q.lanes[li]
+	l.push(e)
+	if l.size == 1 {
+		q.lh = append(q.lh, int32(li))
+		q.lhAt = append(q.lhAt, e.At)
+		q.lhKey = append(q.lhKey, e.key)
+		q.laneUp(len(q.lh) - 1)
 	}
 }
 
-// head finds the bucket holding the earliest event, turning the wheel and
-// refilling it from the heap as needed. The queue must not be empty.
-func (q *Queue) head() *bucket {
-	w := &q.w
+func (q *Queue) laneOf(delay Time) int {
+	for i := range q.lanes {
+		if q.lanes[i].delay == delay {
+			return i
+		}
+	}
+	if len(q.lanes) == maxLanes {
+		return -1
+	}
+	q.lanes = append(q.lanes, lane{delay: delay, pos: -1})
+	return len(q.lanes) - 1
+}
+
+// The lane heap keeps each lane's head (time, key) beside the lane index,
+// so ordering touches one small array instead of the lanes' buffers.
+
+func (q *Queue) laneSet(i int, li int32, at Time, key uint64) {
+	q.lh[i], q.lhAt[i], q.lhKey[i] = li, at, key
+	q.lanes[li].pos = i
+}
+
+func (q *Queue) laneUp(i int) {
+	li, at, key := q.lh[i], q.lhAt[i], q.lhKey[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !(at < q.lhAt[p] || (at == q.lhAt[p] && key < q.lhKey[p])) {
+			break
+		}
+		q.laneSet(i, q.lh[p], q.lhAt[p], q.lhKey[p])
+		i = p
+	}
+	q.laneSet(i, li, at, key)
+}
+
+func (q *Queue) laneDown(i int) {
+	n := len(q.lh)
+	li, at, key := q.lh[i], q.lhAt[i], q.lhKey[i]
 	for {
-		if w.count == 0 {
-			// jump straight to the heap's earliest event
-			t := q.far.h[0].At
-			w.base = t &^ (wheelWidth - 1)
-			w.cur = 0
-			q.refill()
+		c := 2*i + 1
+		if c >= n {
+			break
 		}
-		b := &w.b[w.cur]
-		if !b.empty() {
-			return b
+		if c+1 < n && (q.lhAt[c+1] < q.lhAt[c] || (q.lhAt[c+1] == q.lhAt[c] && q.lhKey[c+1] < q.lhKey[c])) {
+			c++
 		}
-		w.cur = (w.cur + 1) & (wheelBuckets - 1)
-		w.base += wheelWidth
-		q.refill()
+		if !(q.lhAt[c] < at || (q.lhAt[c] == at && q.lhKey[c] < key)) {
+			break
+		}
+		q.laneSet(i, q.lh[c], q.lhAt[c], q.lhKey[c])
+		i = c
 	}
+	q.laneSet(i, li, at, key)
 }
 
-// refill moves heap events that entered the horizon into the wheel.
-func (q *Queue) refill() {
-	for len(q.far.h) > 0 && q.w.fits(q.far.h[0].At) {
-		q.w.insert(q.far.Pop())
-	}
-}
-
-// Take returns the earliest event; it stays pending until Done (events pushed
-// meanwhile sort after it). The queue must not be empty.
+// Take returns the earliest event; it stays pending until Done (events
+// pushed meanwhile sort after it). The queue must not be empty.
 func (q *Queue) Take() Event {
 	q.taking = true
-	b := q.head()
-	return b.ev[b.head]
+	if len(q.lh) > 0 {
+		if len(q.far.h) == 0 || q.lhAt[0] < q.far.h[0].At || (q.lhAt[0] == q.far.h[0].At && q.lhKey[0] < q.far.h[0].key) {
+			q.from = int(q.lh[0])
+			return *q.lanes[q.lh[0]].front()
+		}
+	}
+	q.from = -1
+	return q.far.h[0]
 }
 
 // Done removes the event returned by Take.
@@ -141,10 +197,32 @@ func (q *Queue) Done() {
 		return
 	}
 	q.taking = false
-	b := &q.w.b[q.w.cur]
-	b.pop()
-	q.w.count--
 	q.n--
+	if q.from < 0 {
+		q.far.Pop()
+		return
+	}
+	l := &q.lanes[q.from]
+	l.pop()
+	i := l.pos
+	if l.size > 0 {
+		f := l.front()
+		q.lhAt[i], q.lhKey[i] = f.At, f.key
+		q.laneDown(i)
+		return
+	}
+	// remove the empty lane from the lane heap
+	l.pos = -1
+	k := len(q.lh) - 1
+	if i != k {
+		moved := q.lh[k]
+		q.laneSet(i, moved, q.lhAt[k], q.lhKey[k])
+		q.lh, q.lhAt, q.lhKey = q.lh[:k], q.lhAt[:k], q.lhKey[:k]
+		q.laneDown(i)
+		q.laneUp(q.lanes[moved].pos)
+	} else {
+		q.lh, q.lhAt, q.lhKey = q.lh[:k], q.lhAt[:k], q.lhKey[:k]
+	}
 }
 
 // Pop removes and returns the earliest event. The queue must not be empty.
@@ -153,6 +231,3 @@ func (q *Queue) Pop() Event {
 	q.Done()
 	return e
 }
-
-// Reset empties the queue, keeping its storage.
-func (q *Queue) Reset() { *q = Queue{} }
