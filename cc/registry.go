@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/sim"
 )
 
 // Params is an algorithm's parameter struct (a pointer).
@@ -32,6 +33,10 @@ type Spec struct {
 	// New returns a constructor of per-QP instances for the given parameters
 	// and the requirements the algorithm puts on the fabric.
 	New func(p Params) (func(q *fabric.QP) fabric.Algorithm, fabric.Requirements)
+	// Switch, if set, gives the algorithm's switch-side part (PCN, Bolt,
+	// DCON, ...): a constructor called once per switch, and the period of
+	// the features' OnPeriod hook (0 = none).
+	Switch func(p Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time)
 }
 
 var registry = map[string]*Spec{}
@@ -45,13 +50,56 @@ func Register(s *Spec) {
 	registry[s.Name] = s
 }
 
-// Lookup returns the algorithm registered under name.
+// Window suffixes: any algorithm name followed by "+win" runs with an
+// in-flight cap that follows the rate (window = max BDP × rate / line rate,
+// the reference simulator's VAR_WIN, spec pidnn.md §1.7 default), or with
+// "+winfixed" a fixed cap of one BDP (line rate × max base RTT).
+const (
+	WinSuffix      = "+win"
+	WinFixedSuffix = "+winfixed"
+)
+
+// Lookup returns the algorithm registered under name, or the window-capped
+// variant of one (name+win, name+winfixed).
 func Lookup(name string) (*Spec, error) {
-	s, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown algorithm %q (known: %s)", name, strings.Join(Names(), ", "))
+	if s, ok := registry[name]; ok {
+		return s, nil
 	}
-	return s, nil
+	for _, suf := range []string{WinFixedSuffix, WinSuffix} {
+		if base, ok := strings.CutSuffix(name, suf); ok {
+			if s, ok := registry[base]; ok {
+				return withWindow(s, name, suf == WinSuffix), nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unknown algorithm %q (known: %s; any of them +win or +winfixed)", name, strings.Join(Names(), ", "))
+}
+
+// withWindow wraps an algorithm so that its QPs start with a window of one
+// BDP (variable: scaled by rate / line rate at every send decision).
+func withWindow(s *Spec, name string, variable bool) *Spec {
+	w := *s
+	w.Name = name
+	w.Summary = s.Summary + " — with window"
+	w.New = func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
+		ctor, req := s.New(p)
+		return func(q *fabric.QP) fabric.Algorithm {
+			return &windowed{Algorithm: ctor(q), variable: variable}
+		}, req
+	}
+	return &w
+}
+
+// windowed sets the QP's window after the inner algorithm started.
+type windowed struct {
+	fabric.Algorithm
+	variable bool
+}
+
+func (w *windowed) Start(q *fabric.QP, now sim.Time) {
+	w.Algorithm.Start(q, now)
+	q.SetWindow(q.BDPBytes)
+	q.VarWindow = w.variable
 }
 
 // Names lists the registered algorithms in alphabetical order.
@@ -90,4 +138,22 @@ func Describe(p Params) []ParamInfo {
 // rangeErr formats the project's standard out-of-range error.
 func rangeErr(field string, v any, lo, hi string) error {
 	return fmt.Errorf("%s = %v out of range [%s, %s]", field, v, lo, hi)
+}
+
+// OnDataReceived forwards to the inner algorithm's receiver side, if any.
+func (w *windowed) OnDataReceived(q *fabric.QP, ecn bool, payload int, mark uint8, now sim.Time) (bool, int64) {
+	if r, ok := w.Algorithm.(fabric.ReceiverAlgorithm); ok {
+		return r.OnDataReceived(q, ecn, payload, mark, now)
+	}
+	return false, 0
+}
+
+// BaseName strips a window suffix from an algorithm name.
+func BaseName(name string) string {
+	for _, suf := range []string{WinFixedSuffix, WinSuffix} {
+		if b, ok := strings.CutSuffix(name, suf); ok {
+			return b
+		}
+	}
+	return name
 }

@@ -18,6 +18,7 @@ func (n *Network) startFlow(i int32) {
 		q.dataHdr += 8
 	}
 	q.CC = n.newCC(int(i))
+	q.rx, _ = q.CC.(ReceiverAlgorithm)
 	q.CC.Start(q, n.now)
 	q.lastProgress = n.now
 	if n.cfg.RTO > 0 {
@@ -208,10 +209,14 @@ func (n *Network) receiveData(pi int32) {
 	n.Stats.DataRxPackets++
 	n.Stats.DataRxBytes += int64(pk.Payload)
 	var kind Kind
+	notify, narg := false, int64(0)
 	switch {
 	case pk.Seq == q.rcvNxt:
 		q.rcvNxt += int64(pk.Payload)
 		kind = KindAck
+		if q.rx != nil {
+			notify, narg = q.rx.OnDataReceived(q, pk.ECN, int(pk.Payload), pk.Mark, n.now)
+		}
 	case pk.Seq > q.rcvNxt:
 		if n.now >= q.nackTimer || q.lastNack != q.rcvNxt {
 			q.nackTimer = n.now + n.cfg.NackInterval
@@ -250,6 +255,11 @@ func (n *Network) receiveData(pi int32) {
 		n.Stats.AckPackets++
 	} else {
 		n.Stats.NackPackets++
+	}
+	if notify {
+		ci := n.alloc()
+		n.pkts[ci] = Packet{Kind: KindCNP, Prio: q.Prio, QP: q.ID, Src: q.Dst, Dst: q.Src, Size: CNPBytes, Hash: n.pkts[pi].Hash, Arg: narg}
+		nd.ackQ.push(ci)
 	}
 	if cnp && n.cfg.CNPAsPacket {
 		ci := n.alloc()

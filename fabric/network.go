@@ -28,6 +28,7 @@ const (
 	evRTO                    // retransmission timer of QP Idx
 	evMonitor                // periodic sampling
 	evStop                   // end of simulation
+	evFeature                // periodic switch-feature tick
 )
 
 // numClasses is the number of priority classes per port.
@@ -127,6 +128,7 @@ type Stats struct {
 	AckPackets, NackPackets, CNPs  int64
 	PauseFrames, ResumeFrames      int64
 	Retransmits                    int64
+	Notices                        int64 // switch-generated notices
 	Timeouts                       int64
 	RTT                            RTTHist
 	FlowsDone                      int
@@ -158,6 +160,7 @@ type Network struct {
 	notice  Notice  // scratch passed to Algorithm.OnNotice
 
 	monitorEvery sim.Time
+	featureEvery sim.Time
 	monitor      func(n *Network, now sim.Time)
 	OnFlowDone   func(q *QP)
 
@@ -262,6 +265,10 @@ func (n *Network) SetRequirements(r Requirements) {
 	n.req = r
 	n.cfg.INT = n.cfg.INT || r.INT
 }
+
+// SetFeaturePeriod makes the network call OnPeriod of every attached switch
+// feature every d (0 = never).
+func (n *Network) SetFeaturePeriod(d sim.Time) { n.featureEvery = d }
 
 // OnPFC registers a callback for every received PFC frame.
 func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
@@ -383,6 +390,9 @@ func (n *Network) Run() sim.Time {
 	if n.stopAt != sim.Never {
 		n.q.Push(n.stopAt, evStop, 0, 0)
 	}
+	if n.featureEvery > 0 {
+		n.q.Push(n.featureEvery, evFeature, 0, 0)
+	}
 	for n.q.Len() > 0 {
 		n.q.Done()
 		if n.q.Len() == 0 {
@@ -430,6 +440,11 @@ func (n *Network) Run() sim.Time {
 				continue
 			}
 			n.monitor(n, n.now)
+			n.q.Push(n.now+n.monitorEvery, evMonitor, 0, 0)
+		case evFeature:
+			if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
+				continue
+			}
 			for i := range n.Nodes {
 				if fs := n.Nodes[i].features; fs != nil {
 					for _, f := range fs {
@@ -437,7 +452,7 @@ func (n *Network) Run() sim.Time {
 					}
 				}
 			}
-			n.q.Push(n.now+n.monitorEvery, evMonitor, 0, 0)
+			n.q.PushDelay(n.now, n.featureEvery, evFeature, 0, 0)
 		case evStop:
 			n.q.Done()
 			n.closePauses()

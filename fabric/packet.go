@@ -54,12 +54,16 @@ type IntHop struct {
 // Packet is a packet in flight. Packets live in the network's pool and are
 // addressed by index; nothing on the per-packet path allocates.
 type Packet struct {
-	Kind    Kind
-	Prio    uint8 // priority class 0..7 used in switch queues
-	ECN     bool  // congestion experienced (CE) mark set by a switch
-	CNP     bool  // ACK/NACK: the acked data packet carried a CE mark
-	Pause   bool  // PFC: pause (true) or resume (false)
-	NHop    uint8 // INT records used
+	Kind  Kind
+	Prio  uint8 // priority class 0..7 used in switch queues
+	ECN   bool  // congestion experienced (CE) mark set by a switch
+	CNP   bool  // ACK/NACK: the acked data packet carried a CE mark
+	Pause bool  // PFC: pause (true) or resume (false)
+	NHop  uint8 // INT records used
+	// Mark is a byte for switch features (e.g. PCN's non-congestion mark,
+	// Bolt flags); the fabric never reads it. The receiver passes it to
+	// ReceiverAlgorithm.
+	Mark    uint8
 	inPort  int32 // global port index the packet entered the current switch on
 	QP      int32 // queue pair (flow) index; -1 for PFC
 	Src     int32 // source node

@@ -1,6 +1,10 @@
 package fabric
 
-import "github.com/ccsim/ccsim/sim"
+import (
+	"math/bits"
+
+	"github.com/ccsim/ccsim/sim"
+)
 
 // Algorithm is a sender-side congestion-control algorithm. One instance
 // serves one queue pair. Callbacks run per ACK, per notice and per timer,
@@ -26,6 +30,15 @@ type Algorithm interface {
 type Requirements struct {
 	INT       bool // switches stamp INT records; data and ACK carry the INT stack
 	Timestamp bool // data carries an 8-byte send timestamp header (TIMELY)
+}
+
+// ReceiverAlgorithm is implemented by algorithms with receiver-side logic
+// (e.g. PCN's receiver rate estimate). The fabric calls OnDataReceived for
+// every data packet that reaches the receiver in order; when it returns
+// notify, the receiver sends a CNP packet carrying arg to the sender, where
+// it arrives through OnNotice.
+type ReceiverAlgorithm interface {
+	OnDataReceived(q *QP, ecn bool, payloadBytes int, mark uint8, now sim.Time) (notify bool, arg int64)
 }
 
 // AckInfo is what a sender learns from one ACK or NACK.
@@ -65,7 +78,10 @@ type QP struct {
 	RateBps     int64
 	LineRateBps int64
 	// WindowBytes caps bytes in flight (SndNxt − SndUna); 0 = no window.
+	// With VarWindow the cap follows the rate: WindowBytes × RateBps /
+	// LineRateBps (at least 1 byte), the reference simulator's VAR_WIN.
 	WindowBytes int64
+	VarWindow   bool
 	// BaseRTT is the base round-trip time used by window-based algorithms
 	// (the reference uses the network's maximum base RTT) and BDPBytes the
 	// matching bandwidth-delay product.
@@ -97,6 +113,7 @@ type QP struct {
 	WantSendHook bool
 
 	CC           Algorithm
+	rx           ReceiverAlgorithm // CC's receiver side, if it has one
 	timers       [MaxQPTimers]sim.Timer
 	rto          sim.Timer
 	lastProgress sim.Time
@@ -167,6 +184,26 @@ func (q *QP) CancelTimer(id int) { q.timers[id].Cancel() }
 // TimerArmed reports whether timer id is pending and its deadline.
 func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timers[id].Armed() }
 
+// Window is the current in-flight cap in bytes (0 = none).
+func (q *QP) Window() int64 {
+	if q.WindowBytes <= 0 {
+		return 0
+	}
+	if !q.VarWindow {
+		return q.WindowBytes
+	}
+	// reference GetWin: win · m_rate / m_max_rate in integer arithmetic
+	// (both fit: window ≤ 2^32, rate ≤ 2^43 b/s; use 128-bit to be safe)
+	hi, lo := bits.Mul64(uint64(q.WindowBytes), uint64(q.RateBps))
+	w, _ := bits.Div64(hi, lo, uint64(q.LineRateBps))
+	if w < 1 {
+		w = 1
+	}
+	return int64(w)
+}
+
+// winBound: a packet may be sent while in-flight is below the window even
+// if it then exceeds it (reference IsWinBound).
 func (q *QP) winBound() bool {
-	return q.WindowBytes > 0 && q.SndNxt-q.SndUna >= q.WindowBytes
+	return q.WindowBytes > 0 && q.SndNxt-q.SndUna >= q.Window()
 }

@@ -53,7 +53,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	}
 	out := nd.FirstPort + hops[k]
 	c := pk.Prio
-	if pk.Kind == KindCNP || (n.cfg.SwitchCtrlHighPrio && (pk.Kind == KindAck || pk.Kind == KindNack)) {
+	if pk.Kind == KindCNP || pk.Kind == KindNotice || (n.cfg.SwitchCtrlHighPrio && (pk.Kind == KindAck || pk.Kind == KindNack)) {
 		c = 0
 	}
 	size := int64(pk.Size)
@@ -237,4 +237,34 @@ func (n *Network) switchSend(pt int32) {
 		// delay is a serialization time, so it goes into a FIFO lane
 		n.q.PushDelay(n.now, p.busyUntil-n.now, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
 	}
+}
+
+// SendNotice makes switch sw send a notification packet (KindNotice, class
+// 0, size bytes, carrying arg) to the sender of QP qp, as switch-assisted
+// mechanisms do (Bolt's SRC, DCON's CNM, WRCC's FCNP). It leaves on the
+// equal-cost port the QP's reverse-direction hash selects.
+func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
+	q := &n.QPs[qp]
+	hops := n.routes.Next(int(sw), int(q.Src))
+	if len(hops) == 0 {
+		return
+	}
+	pi := n.alloc()
+	pk := &n.pkts[pi]
+	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Hash: q.hashRev}
+	if n.cfg.RefECMP {
+		pk.Hash = uint32(q.DPort) | uint32(q.SPort)<<16
+	}
+	k := 0
+	if len(hops) > 1 {
+		k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+	}
+	out := n.Nodes[sw].FirstPort + hops[k]
+	op := &n.Ports[out]
+	op.q[0].push(pi)
+	op.qMask |= 1
+	op.qBytes[0] += int64(size)
+	op.qTotal += int64(size)
+	n.Stats.Notices++
+	n.switchSend(out)
 }

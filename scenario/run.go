@@ -189,6 +189,15 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 	}
 	ctor, req := spec.New(p)
 	net.SetRequirements(req)
+	if spec.Switch != nil {
+		mk, period := spec.Switch(p)
+		for i := range net.Nodes {
+			if net.Nodes[i].Switch {
+				net.AddFeature(i, mk(net, int32(i)))
+			}
+		}
+		net.SetFeaturePeriod(period)
+	}
 	if err := net.AddFlows(flows, func(int) fabric.Algorithm { return nil }); err != nil {
 		return nil, err
 	}

@@ -274,7 +274,11 @@ func (s *Scenario) validate() Errors {
 		}
 		seen[name] = true
 		p := spec.Defaults()
-		if raw, ok := s.Params[name]; ok {
+		raw, ok := s.Params[name]
+		if !ok {
+			raw, ok = s.Params[cc.BaseName(name)] // dcqcn+win takes params.dcqcn
+		}
+		if ok {
 			if err := decodeParams(raw, p); err != nil {
 				errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
 				continue
