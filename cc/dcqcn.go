@@ -364,7 +364,7 @@ func init() {
 			Summary:  v.sum,
 			Defaults: func() Params { return def() },
 			New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
-				return NewDCQCN(p.(*DCQCNParams)), fabric.Requirements{}
+				return NewDCQCN(p.(*DCQCNParams)), fabric.Requirements{AckPrio: 1}
 			},
 		})
 	}

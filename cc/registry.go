@@ -157,3 +157,8 @@ func BaseName(name string) string {
 	}
 	return name
 }
+
+// rangeErrS formats the error of a string field with a fixed set of values.
+func rangeErrS(field, v, allowed string) error {
+	return fmt.Errorf("%s = %q: allowed values %s", field, v, allowed)
+}

@@ -289,6 +289,7 @@ func (n *Network) receiveAck(pi int32) {
 	*a = AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS}
 	if n.req.INT {
 		nh := int(pk.NHop)
+		a.NHop = nh
 		if nh > MaxIntHops {
 			nh = MaxIntHops
 		}

@@ -30,6 +30,13 @@ type Algorithm interface {
 type Requirements struct {
 	INT       bool // switches stamp INT records; data and ACK carry the INT stack
 	Timestamp bool // data carries an 8-byte send timestamp header (TIMELY)
+	// AckPrio is the algorithm's reference preset for the NIC's ACK queue
+	// (ACK_HIGH_PRIO): 1 = class 0, -1 = the flow's class, 0 = no
+	// preference. A scenario's host.ack_high_prio overrides it.
+	AckPrio int8
+	// ECN is the algorithm's reference preset for switch marking (e.g.
+	// DCTCP's step marking); nil = the scenario's or the fabric's default.
+	ECN []ECNRule
 }
 
 // ReceiverAlgorithm is implemented by algorithms with receiver-side logic
@@ -50,6 +57,7 @@ type AckInfo struct {
 	SentAt     sim.Time // send time of the acknowledged data packet (echoed)
 	RTT        sim.Time // now − SentAt
 	Hops       []IntHop // INT records echoed from the data packet (valid during the call)
+	NHop       int      // switches that stamped the data packet (may exceed len(Hops))
 }
 
 // Notice is a congestion notification that is not an ACK.
@@ -207,3 +215,6 @@ func (q *QP) Window() int64 {
 func (q *QP) winBound() bool {
 	return q.WindowBytes > 0 && q.SndNxt-q.SndUna >= q.Window()
 }
+
+// PayloadBytes is the fabric's payload per data packet (MTU).
+func (q *QP) PayloadBytes() int64 { return int64(q.net.cfg.PayloadBytes) }

@@ -183,11 +183,18 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 	if opt.Seed != 0 {
 		cfg.Seed = opt.Seed
 	}
+	ctor, req := spec.New(p)
+	// the algorithm's reference preset decides what the scenario leaves open
+	if s.Host.AckHighPrio == nil && req.AckPrio != 0 {
+		cfg.AckHighPrio = req.AckPrio > 0
+	}
+	if len(s.Switch.ECNRules) == 0 && req.ECN != nil {
+		cfg.ECNRule = req.ECN
+	}
 	net, err := fabric.New(g, cfg)
 	if err != nil {
 		return nil, err
 	}
-	ctor, req := spec.New(p)
 	net.SetRequirements(req)
 	if spec.Switch != nil {
 		mk, period := spec.Switch(p)

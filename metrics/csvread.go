@@ -1,0 +1,136 @@
+package metrics
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/ccsim/ccsim/sim"
+)
+
+// ParseNs parses a time in nanoseconds written by AppendNs: an optional
+// '-', decimal digits, and optionally '.' followed by 1 to 3 digits (the
+// picoseconds). It is exact: ParseNs(string(AppendNs(nil, t))) == t.
+func ParseNs(s string) (sim.Time, error) {
+	neg := strings.HasPrefix(s, "-")
+	body := strings.TrimPrefix(s, "-")
+	intPart, frac, hasFrac := strings.Cut(body, ".")
+	if intPart == "" || (hasFrac && (frac == "" || len(frac) > 3)) {
+		return 0, fmt.Errorf("invalid time %q: want nanoseconds with at most 3 decimals", s)
+	}
+	ns, err := strconv.ParseUint(intPart, 10, 63)
+	if err != nil {
+		return 0, fmt.Errorf("invalid time %q: want nanoseconds with at most 3 decimals", s)
+	}
+	var ps uint64
+	if hasFrac {
+		f, err := strconv.ParseUint(frac, 10, 16)
+		if err != nil {
+			return 0, fmt.Errorf("invalid time %q: want nanoseconds with at most 3 decimals", s)
+		}
+		for range 3 - len(frac) {
+			f *= 10
+		}
+		ps = f
+	}
+	const maxNs = uint64(1<<63-1) / uint64(sim.Nanosecond)
+	if ns > maxNs {
+		return 0, fmt.Errorf("invalid time %q: out of range", s)
+	}
+	v := int64(ns)*int64(sim.Nanosecond) + int64(ps)
+	if v < 0 { // overflow in the last nanosecond
+		return 0, fmt.Errorf("invalid time %q: out of range", s)
+	}
+	if neg {
+		v = -v
+	}
+	return sim.Time(v), nil
+}
+
+// ReadFlowsCSV parses a file written by WriteFlowsCSV. The first line must
+// be FlowsCSVHeader. A row with an empty finish_ns is an unfinished flow
+// (fct_ns and slowdown must then be empty too); for a finished flow fct_ns
+// must equal finish_ns − start_ns. The slowdown column is not stored (it
+// is recomputed from the times). SPort, DPort and Prio are not in the file
+// and are left 0. Errors name the line.
+func ReadFlowsCSV(r io.Reader) ([]FlowRecord, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 4096), 1<<20)
+	if !sc.Scan() {
+		if err := sc.Err(); err != nil {
+			return nil, fmt.Errorf("flows csv: %w", err)
+		}
+		return nil, fmt.Errorf("flows csv: empty file, want header %q", FlowsCSVHeader)
+	}
+	if h := strings.TrimSuffix(sc.Text(), "\r"); h != FlowsCSVHeader {
+		return nil, fmt.Errorf("flows csv line 1: header %q, want %q", h, FlowsCSVHeader)
+	}
+	var out []FlowRecord
+	lineNo := 1
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if line == "" {
+			continue
+		}
+		rec, err := parseFlowRow(line)
+		if err != nil {
+			return out, fmt.Errorf("flows csv line %d: %w", lineNo, err)
+		}
+		out = append(out, rec)
+	}
+	if err := sc.Err(); err != nil {
+		return out, fmt.Errorf("flows csv line %d: %w", lineNo+1, err)
+	}
+	return out, nil
+}
+
+func parseFlowRow(line string) (FlowRecord, error) {
+	f := strings.Split(line, ",")
+	if len(f) != 9 {
+		return FlowRecord{}, fmt.Errorf("want 9 fields, got %d", len(f))
+	}
+	var rec FlowRecord
+	ints := [...]struct {
+		name string
+		dst  *int
+	}{{"flow_id", &rec.ID}, {"src", &rec.Src}, {"dst", &rec.Dst}}
+	for i, x := range ints {
+		v, err := strconv.Atoi(f[i])
+		if err != nil {
+			return rec, fmt.Errorf("%s %q: not an integer", x.name, f[i])
+		}
+		*x.dst = v
+	}
+	size, err := strconv.ParseInt(f[3], 10, 64)
+	if err != nil {
+		return rec, fmt.Errorf("size_bytes %q: not an integer", f[3])
+	}
+	rec.SizeBytes = size
+	if rec.Start, err = ParseNs(f[4]); err != nil {
+		return rec, fmt.Errorf("start_ns: %w", err)
+	}
+	if rec.IdealFCT, err = ParseNs(f[7]); err != nil {
+		return rec, fmt.Errorf("ideal_fct_ns: %w", err)
+	}
+	if f[5] == "" {
+		if f[6] != "" || f[8] != "" {
+			return rec, fmt.Errorf("unfinished flow (empty finish_ns) with fct_ns %q / slowdown %q", f[6], f[8])
+		}
+		return rec, nil
+	}
+	if rec.Finish, err = ParseNs(f[5]); err != nil {
+		return rec, fmt.Errorf("finish_ns: %w", err)
+	}
+	fct, err := ParseNs(f[6])
+	if err != nil {
+		return rec, fmt.Errorf("fct_ns: %w", err)
+	}
+	if fct != rec.Finish-rec.Start {
+		return rec, fmt.Errorf("fct_ns %s != finish_ns %s - start_ns %s", f[6], f[5], f[4])
+	}
+	rec.Done = true
+	return rec, nil
+}
