@@ -36,8 +36,8 @@ func (n *Network) armWake(h int32, at sim.Time) {
 	if t, ok := nd.wake.Armed(); ok && t <= at {
 		return
 	}
-	g := nd.wake.Arm(at)
-	n.q.Push(at, evHostWake, h, g)
+	// a keyed timer: re-arming updates the one pending entry in place
+	n.q.SetTimer(h, at, evHostWake, nd.wake.Arm(at))
 }
 
 // pullWake moves a pending wake-up of host h earlier to at (never earlier
@@ -48,8 +48,7 @@ func (n *Network) pullWake(h int32, at sim.Time) {
 		if at < n.now {
 			at = n.now
 		}
-		g := nd.wake.Arm(at)
-		n.q.Push(at, evHostWake, h, g)
+		n.q.SetTimer(h, at, evHostWake, nd.wake.Arm(at))
 	}
 }
 
@@ -137,6 +136,7 @@ func (n *Network) armWakeTx(h int32, at sim.Time) {
 		return
 	}
 	g := nd.wake.Arm(at)
+	n.q.CancelTimer(h) // a pending keyed wake-up is now stale
 	n.q.PushDelay(n.now, at-n.now, evHostWake, h, g)
 }
 
@@ -153,7 +153,7 @@ func (n *Network) sendData(q *QP, pt int32) {
 	pi := n.alloc()
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
-		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd}
+		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd, Mark: q.DataMark}
 	if n.cfg.RefECMP {
 		pk.Hash = uint32(q.SPort) | uint32(q.DPort)<<16
 	}
@@ -286,7 +286,7 @@ func (n *Network) receiveAck(pi int32) {
 	// the AckInfo lives in the network (an interface call would make a
 	// local escape and allocate once per ACK)
 	a := &n.ackInfo
-	*a = AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS}
+	*a = AckInfo{Seq: pk.Seq, Nack: pk.Kind == KindNack, CNP: pk.CNP, SentAt: pk.TS, RTT: n.now - pk.TS, Mark: pk.Mark}
 	if n.req.INT {
 		nh := int(pk.NHop)
 		a.NHop = nh

@@ -31,6 +31,10 @@ const (
 	evFeature                // periodic switch-feature tick
 )
 
+// routeCacheHops is the number of switches per path whose forwarding
+// decision is cached per QP (longer paths route the rest normally).
+const routeCacheHops = 8
+
 // numClasses is the number of priority classes per port.
 const numClasses = 8
 
@@ -149,10 +153,14 @@ type Network struct {
 	ints  []intStack // INT records per packet slot (only with INT)
 	free  []int32
 
-	QPs   []QP
-	Flows []workload.Flow
-	newCC func(i int) Algorithm
-	req   Requirements
+	QPs []QP
+	// routeCache[(qp·2 + dir)·routeCacheHops + hop] = egress port + 1 chosen
+	// at the hop-th switch of the QP's data (dir 0) or reverse (dir 1)
+	// path; 0 = not yet known.
+	routeCache []int32
+	Flows      []workload.Flow
+	newCC      func(i int) Algorithm
+	req        Requirements
 
 	Stats Stats
 
@@ -317,6 +325,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 	n.Flows = flows
 	n.newCC = newCC
 	n.QPs = make([]QP, len(flows))
+	n.routeCache = make([]int32, len(flows)*2*routeCacheHops)
 	maxRTT, maxBDP := n.g.MaxRTT(n.cfg.PayloadBytes)
 	sport := map[[2]int]int{}
 	for i, f := range flows {

@@ -63,7 +63,9 @@ type Packet struct {
 	// Mark is a byte for switch features (e.g. PCN's non-congestion mark,
 	// Bolt flags); the fabric never reads it. The receiver passes it to
 	// ReceiverAlgorithm.
-	Mark    uint8
+	Mark uint8
+	// Hop counts the switches the packet has entered (route cache index).
+	Hop     uint8
 	inPort  int32 // global port index the packet entered the current switch on
 	QP      int32 // queue pair (flow) index; -1 for PFC
 	Src     int32 // source node

@@ -452,6 +452,7 @@ type lossInjector struct {
 func (l *lossInjector) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
 	if p.Kind == KindData && p.QP == l.qp && p.Seq == l.seq && len(l.at) < l.times {
 		p.Dst = l.to
+		p.Hop = routeCacheHops // bypass the per-flow route cache
 		l.at = append(l.at, now)
 	}
 }

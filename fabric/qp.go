@@ -58,6 +58,7 @@ type AckInfo struct {
 	RTT        sim.Time // now − SentAt
 	Hops       []IntHop // INT records echoed from the data packet (valid during the call)
 	NHop       int      // switches that stamped the data packet (may exceed len(Hops))
+	Mark       uint8    // the acknowledged data packet's Mark byte, echoed by the receiver (Bolt's INC flag)
 }
 
 // Notice is a congestion notification that is not an ACK.
@@ -119,6 +120,10 @@ type QP struct {
 
 	// WantSendHook makes the fabric call Algorithm.OnSend before each packet.
 	WantSendHook bool
+	// DataMark is copied into Packet.Mark of every data packet the QP
+	// sends; algorithms that flag their packets for switch features (Bolt's
+	// FIRST/LAST/INC) set it, e.g. in OnSend.
+	DataMark uint8
 
 	CC           Algorithm
 	rx           ReceiverAlgorithm // CC's receiver side, if it has one

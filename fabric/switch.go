@@ -39,19 +39,40 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	ip := &n.Ports[in]
 	sw := ip.Node
 	nd := &n.Nodes[sw]
-	// ECMP
-	hops := n.routes.Next(int(sw), int(pk.Dst))
-	if len(hops) == 0 {
-		nd.Drops++
-		n.countDrop(pk)
-		n.release(pi)
-		return
+	// Forwarding. A flow's path is fixed (per-flow ECMP), so the egress
+	// port chosen at each hop of each direction is cached per QP; only the
+	// first packet of a flow in each direction consults the routing table
+	// and hashes.
+	h := int(pk.Hop)
+	pk.Hop++
+	var slot *int32
+	if h < routeCacheHops && pk.QP >= 0 && pk.Kind != KindNotice {
+		dir := 0
+		if pk.Kind != KindData {
+			dir = 1
+		}
+		slot = &n.routeCache[(int(pk.QP)*2+dir)*routeCacheHops+h]
 	}
-	k := 0
-	if len(hops) > 1 {
-		k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+	var out int32
+	if slot != nil && *slot != 0 {
+		out = *slot - 1
+	} else {
+		hops := n.routes.Next(int(sw), int(pk.Dst))
+		if len(hops) == 0 {
+			nd.Drops++
+			n.countDrop(pk)
+			n.release(pi)
+			return
+		}
+		k := 0
+		if len(hops) > 1 {
+			k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+		}
+		out = nd.FirstPort + hops[k]
+		if slot != nil {
+			*slot = out + 1
+		}
 	}
-	out := nd.FirstPort + hops[k]
 	c := pk.Prio
 	if pk.Kind == KindCNP || pk.Kind == KindNotice || (n.cfg.SwitchCtrlHighPrio && (pk.Kind == KindAck || pk.Kind == KindNack)) {
 		c = 0
@@ -251,7 +272,7 @@ func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
 	}
 	pi := n.alloc()
 	pk := &n.pkts[pi]
-	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Hash: q.hashRev}
+	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Hash: q.hashRev, Hop: routeCacheHops}
 	if n.cfg.RefECMP {
 		pk.Hash = uint32(q.DPort) | uint32(q.SPort)<<16
 	}

@@ -62,18 +62,18 @@ func TestReadFlowsCSVRoundTrip(t *testing.T) {
 func TestReadFlowsCSVErrors(t *testing.T) {
 	h := FlowsCSVHeader + "\n"
 	for in, want := range map[string]string{
-		"":                                   "empty file",
-		"a,b\n":                              "line 1: header",
-		h + "0,1,2,10,0,5,5,5\n":             "line 2: want 9 fields, got 8",
-		h + "x,1,2,10,0,5,5,5,1\n":           `line 2: flow_id "x"`,
-		h + "0,1,2,1.5,0,5,5,5,1\n":          `size_bytes "1.5"`,
-		h + "0,1,2,10,zz,5,5,5,1\n":          "start_ns: invalid time",
-		h + "0,1,2,10,0,5,5,,1\n":            "ideal_fct_ns: invalid time",
-		h + "0,1,2,10,0,5,4,5,1\n":           "fct_ns 4 != finish_ns 5 - start_ns 0",
-		h + "0,1,2,10,0,,5,5,\n":             "unfinished flow",
-		h + "0,1,2,10,0,5,,5,1\n":            "fct_ns: invalid time",
-		h + "0,1,2,10,0,5,5,5,1\n1,2\n":      "line 3: want 9 fields",
-		h + "0,1,2,10,0,5.1234,5,5,1\n":      "finish_ns: invalid time",
+		"":                                    "empty file",
+		"a,b\n":                               "line 1: header",
+		h + "0,1,2,10,0,5,5,5\n":              "line 2: want 9 fields, got 8",
+		h + "x,1,2,10,0,5,5,5,1\n":            `line 2: flow_id "x"`,
+		h + "0,1,2,1.5,0,5,5,5,1\n":           `size_bytes "1.5"`,
+		h + "0,1,2,10,zz,5,5,5,1\n":           "start_ns: invalid time",
+		h + "0,1,2,10,0,5,5,,1\n":             "ideal_fct_ns: invalid time",
+		h + "0,1,2,10,0,5,4,5,1\n":            "fct_ns 4 != finish_ns 5 - start_ns 0",
+		h + "0,1,2,10,0,,5,5,\n":              "unfinished flow",
+		h + "0,1,2,10,0,5,,5,1\n":             "fct_ns: invalid time",
+		h + "0,1,2,10,0,5,5,5,1\n1,2\n":       "line 3: want 9 fields",
+		h + "0,1,2,10,0,5.1234,5,5,1\n":       "finish_ns: invalid time",
 		h + "0,1,2,10,0,5,5,5,1\n\n0,1,2,3\n": "line 4",
 	} {
 		_, err := ReadFlowsCSV(strings.NewReader(in))

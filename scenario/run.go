@@ -59,7 +59,7 @@ func (s *Scenario) Graph() (*topo.Graph, error) {
 		}
 		return g, nil
 	}
-	return nil, fmt.Errorf("topology.kind %q unknown", t.Kind)
+	return s.builtGraph()
 }
 
 // Flows builds the scenario's workload.
@@ -83,6 +83,12 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 			return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
 		}
 		flows = fl
+	case "generated":
+		lists, err := s.generated(g)
+		if err != nil {
+			return nil, err
+		}
+		flows = workload.Merge(lists...)
 	case "incast":
 		in := w.Incast
 		sizes := in.SizesBytes
@@ -265,6 +271,7 @@ type Result struct {
 	PFCEvents   []metrics.PFCEvent   `json:"-"`
 	Queue       []QueueSample        `json:"-"`
 	QueuePorts  []Port               `json:"-"`
+	Workload    []workload.Flow      `json:"-"`
 }
 
 // RTTSummary summarises the RTT samples senders took from ACKs (µs).
@@ -347,6 +354,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 	_, inflight := n.DataInFlight()
 	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
 	r.PFCEvents = b.pfc
+	r.Workload = b.Flows
 	r.Queue = b.queue
 	r.QueuePorts = s.Outputs.QueuePorts
 	return r
@@ -375,6 +383,11 @@ func (r *Result) Write(dir string, s *Scenario) error {
 	}
 	if s != nil && s.Outputs.RefPFC {
 		if err := writeFile(filepath.Join(dir, "pfc.txt"), func(f *os.File) error { return metrics.WriteRefPFC(f, r.PFCEvents) }); err != nil {
+			return err
+		}
+	}
+	if s != nil && s.Outputs.FlowFile {
+		if err := WriteFlowFile(dir, r.Workload); err != nil {
 			return err
 		}
 	}

@@ -38,11 +38,18 @@ type Scenario struct {
 
 // Topology selects and sizes the network.
 type Topology struct {
-	Kind        string  `yaml:"kind"` // star | ns3
-	Hosts       int     `yaml:"hosts"`
-	LinkGbps    float64 `yaml:"link_gbps"`
-	LinkDelayNs float64 `yaml:"link_delay_ns"`
-	File        string  `yaml:"file"`
+	Kind          string  `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
+	Hosts         int     `yaml:"hosts"`
+	LinkGbps      float64 `yaml:"link_gbps"`     // host links
+	LinkDelayNs   float64 `yaml:"link_delay_ns"` // host links
+	FabricGbps    float64 `yaml:"fabric_gbps"`   // switch-switch links (default link_gbps)
+	FabricDelayNs float64 `yaml:"fabric_delay_ns"`
+	Spines        int     `yaml:"spines"`
+	Leaves        int     `yaml:"leaves"`
+	HostsPerLeaf  int     `yaml:"hosts_per_leaf"`
+	K             int     `yaml:"k"`
+	HostsPerEdge  int     `yaml:"hosts_per_edge"`
+	File          string  `yaml:"file"`
 }
 
 // ECNRule is RED marking for ports of one speed.
@@ -97,16 +104,22 @@ type Incast struct {
 
 // Workload selects the traffic.
 type Workload struct {
-	Kind   string     `yaml:"kind"` // flows | ns3 | incast
-	Flows  []FlowSpec `yaml:"flows"`
-	File   string     `yaml:"file"`
-	Incast *Incast    `yaml:"incast"`
+	Kind         string            `yaml:"kind"` // flows | ns3 | incast | generated
+	Flows        []FlowSpec        `yaml:"flows"`
+	File         string            `yaml:"file"`
+	Incast       *Incast           `yaml:"incast"`
+	Poisson      *PoissonSpec      `yaml:"poisson"`
+	IncastBursts *IncastBurstsSpec `yaml:"incast_bursts"`
+	AllToAll     *AllToAllSpec     `yaml:"all_to_all"`
+	ManyToMany   *ManyToManySpec   `yaml:"many_to_many"`
+	LongShort    *LongShortSpec    `yaml:"long_short"`
 }
 
 // Outputs selects optional outputs.
 type Outputs struct {
 	RefFCT        bool    `yaml:"ref_fct"`
 	RefPFC        bool    `yaml:"ref_pfc"`
+	FlowFile      bool    `yaml:"flow_file"` // write the workload as a reference flow file (flows.txt)
 	QueueSampleUs float64 `yaml:"queue_sample_us"`
 	QueuePorts    []Port  `yaml:"queue_ports"`
 }
@@ -234,6 +247,8 @@ func (s *Scenario) applyDefaults() {
 	w := &s.Workload
 	if w.Kind == "" {
 		switch {
+		case w.hasGenerators():
+			w.Kind = "generated"
 		case w.File != "":
 			w.Kind = "ns3"
 		case w.Incast != nil:
@@ -308,9 +323,28 @@ func (s *Scenario) validate() Errors {
 		if t.File == "" {
 			errs = append(errs, fmt.Errorf("topology.file is required with kind ns3"))
 		}
+	case "leaf_spine":
+		rangef(&errs, "topology.spines", float64(t.Spines), 1, 4096)
+		rangef(&errs, "topology.leaves", float64(t.Leaves), 1, 4096)
+		rangef(&errs, "topology.hosts_per_leaf", float64(t.HostsPerLeaf), 1, 4096)
+		if t.Leaves*t.HostsPerLeaf > 8192 {
+			errs = append(errs, fmt.Errorf("topology: leaves × hosts_per_leaf = %d hosts out of range [1, 8192]", t.Leaves*t.HostsPerLeaf))
+		}
+	case "fat_tree":
+		if t.K < 2 || t.K > 32 || t.K%2 != 0 {
+			errs = append(errs, fmt.Errorf("topology.k = %d: must be even, in [2, 32]", t.K))
+		}
+		if t.HostsPerEdge != 0 {
+			rangef(&errs, "topology.hosts_per_edge", float64(t.HostsPerEdge), 1, 512)
+		}
+	case "fat320":
 	default:
-		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3", t.Kind))
+		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320", t.Kind))
 	}
+	if t.FabricGbps != 0 {
+		rangef(&errs, "topology.fabric_gbps", t.FabricGbps, 0.001, 10_000)
+	}
+	rangef(&errs, "topology.fabric_delay_ns", t.FabricDelayNs, 0, 1e9)
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
 	sw := &s.Switch
@@ -392,8 +426,27 @@ func (s *Scenario) validate() Errors {
 		}
 		rangef(&errs, "workload.incast.start_ns", in.StartNs, 0, 1e12)
 		rangef(&errs, "workload.incast.prio", float64(in.Prio), 1, 7)
+	case "generated":
+		if !w.hasGenerators() {
+			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
+		}
 	default:
-		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast", w.Kind))
+		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated", w.Kind))
+	}
+	if p := w.Poisson; p != nil {
+		rangef(&errs, "workload.poisson.load", p.Load, 1e-6, 1)
+		rangef(&errs, "workload.poisson.duration_ms", p.DurationMs, 1e-6, 1e5)
+		if p.CDF == "" {
+			errs = append(errs, fmt.Errorf("workload.poisson.cdf is required (websearch, datamining, fbhadoop, googlerpc, alistorage or a file)"))
+		}
+	}
+	if p := w.IncastBursts; p != nil {
+		rangef(&errs, "workload.incast_bursts.senders", float64(p.Senders), 1, 1e5)
+		rangef(&errs, "workload.incast_bursts.size_bytes", float64(p.SizeBytes), 1, 1e12)
+		rangef(&errs, "workload.incast_bursts.duration_ms", p.DurationMs, 1e-6, 1e5)
+	}
+	if p := w.AllToAll; p != nil {
+		rangef(&errs, "workload.all_to_all.size_bytes", float64(p.SizeBytes), 1, 1e12)
 	}
 	o := &s.Outputs
 	if o.QueueSampleUs != 0 {

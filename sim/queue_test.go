@@ -9,7 +9,13 @@ import (
 // TestQueueOrder checks that events come out ordered by (time, insertion
 // sequence) under a random mix of Push, Pop and Take/Push/Done.
 func TestQueueOrder(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 9))
+	for seed := uint64(0); seed < 30; seed++ {
+		queueOrder(t, seed)
+	}
+}
+
+func queueOrder(t *testing.T, seed uint64) {
+	r := rand.New(rand.NewPCG(7, seed))
 	var q Queue
 	type ev struct {
 		at  Time
@@ -20,9 +26,28 @@ func TestQueueOrder(t *testing.T) {
 	seq := uint64(0)
 	now := Time(0)
 	delays := []Time{0, 3, 7, 7, 20, 49}
+	// keyed timers: the live expiry of each id must come out once
+	timerLive := map[int32]ev{}
 	push := func() {
 		seq++
 		var at Time
+		if r.IntN(4) == 0 {
+			id := int32(r.IntN(5))
+			at = now + Time(r.IntN(50))
+			if old, ok := timerLive[id]; ok {
+				// the old expiry is replaced: drop it from want
+				for i := range want {
+					if want[i] == old {
+						want = append(want[:i], want[i+1:]...)
+						break
+					}
+				}
+			}
+			q.SetTimer(id, at, 2, uint32(seq))
+			timerLive[id] = ev{at, seq}
+			want = append(want, ev{at, seq})
+			return
+		}
 		if r.IntN(2) == 0 {
 			at = now + Time(r.IntN(50)) // many ties
 			q.Push(at, 1, int32(seq), 0)
@@ -43,8 +68,14 @@ func TestQueueOrder(t *testing.T) {
 		var e Event
 		if r.IntN(2) == 0 {
 			e = q.Pop()
+			if e.Kind() == 2 {
+				delete(timerLive, e.Idx)
+			}
 		} else {
 			e = q.Take()
+			if e.Kind() == 2 {
+				delete(timerLive, e.Idx)
+			}
 			for k := r.IntN(3); k > 0; k-- {
 				now = e.At
 				push()
@@ -55,14 +86,14 @@ func TestQueueOrder(t *testing.T) {
 			t.Fatalf("time went back: %v < %v", e.At, now)
 		}
 		now = e.At
-		got = append(got, ev{e.At, uint64(e.Idx)})
+		got = append(got, ev{e.At, idOf(e)})
 		if r.IntN(3) == 0 {
 			push()
 		}
 	}
 	for q.Len() > 0 {
 		e := q.Pop()
-		got = append(got, ev{e.At, uint64(e.Idx)})
+		got = append(got, ev{e.At, idOf(e)})
 	}
 	sort.Slice(want, func(i, j int) bool {
 		return want[i].at < want[j].at || (want[i].at == want[j].at && want[i].seq < want[j].seq)
@@ -75,6 +106,15 @@ func TestQueueOrder(t *testing.T) {
 			t.Fatalf("event %d: got %+v want %+v", i, got[i], want[i])
 		}
 	}
+}
+
+// idOf recovers the test's sequence number from an event: Idx for pushed
+// events, Arg for keyed timers (whose Idx is the timer id).
+func idOf(e Event) uint64 {
+	if e.Kind() == 2 {
+		return uint64(e.Arg)
+	}
+	return uint64(e.Idx)
 }
 
 func TestTimerGeneration(t *testing.T) {

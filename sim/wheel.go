@@ -50,6 +50,7 @@ func (l *lane) pop() {
 // grown. The sequence number has 56 bits (7·10^16 events).
 type Queue struct {
 	far   heap4
+	tm    timerHeap // keyed timers (SetTimer)
 	lanes []lane
 	lh    []int32 // heap of non-empty lanes ordered by their head event
 	lhAt  []Time  // head time of lh[i] (kept beside lh for cache locality)
@@ -181,14 +182,24 @@ func (q *Queue) laneDown(i int) {
 // pushed meanwhile sort after it). The queue must not be empty.
 func (q *Queue) Take() Event {
 	q.taking = true
+	// the earliest of: the lane heap's top, the general heap's top, the
+	// keyed timers' top
+	best := -1
+	var be *Event
+	if len(q.far.h) > 0 {
+		be = &q.far.h[0]
+	}
+	if len(q.tm.h) > 0 && (be == nil || q.tm.h[0].before(be)) {
+		be, best = &q.tm.h[0], -2
+	}
 	if len(q.lh) > 0 {
-		if len(q.far.h) == 0 || q.lhAt[0] < q.far.h[0].At || (q.lhAt[0] == q.far.h[0].At && q.lhKey[0] < q.far.h[0].key) {
+		if be == nil || q.lhAt[0] < be.At || (q.lhAt[0] == be.At && q.lhKey[0] < be.key) {
 			q.from = int(q.lh[0])
 			return *q.lanes[q.lh[0]].front()
 		}
 	}
-	q.from = -1
-	return q.far.h[0]
+	q.from = best
+	return *be
 }
 
 // Done removes the event returned by Take.
@@ -198,6 +209,10 @@ func (q *Queue) Done() {
 	}
 	q.taking = false
 	q.n--
+	if q.from == -2 {
+		q.tm.remove(0)
+		return
+	}
 	if q.from < 0 {
 		q.far.Pop()
 		return
@@ -231,3 +246,40 @@ func (q *Queue) Pop() Event {
 	q.Done()
 	return e
 }
+
+// SetTimer arms keyed timer id (a dense small integer, e.g. a host index)
+// to fire at time at as an event of the given kind with Idx = id and Arg =
+// arg, replacing its pending expiry if any. Unlike Push with a generation
+// counter, re-arming leaves no stale event behind. The new expiry orders
+// like a freshly pushed event (it takes a new sequence number).
+func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
+	if q.taking && q.from == -2 && q.tm.h[0].Idx == id {
+		// re-arming the timer being consumed: it is gone from the
+		// consumer's point of view, so account for it as consumed first
+		q.taking = false
+		q.n--
+		q.tm.remove(0)
+	}
+	if _, ok := q.tm.armed(id); ok {
+		q.n--
+	}
+	q.tm.arm(q.newEvent(at, kind, id, arg))
+}
+
+// CancelTimer disarms keyed timer id.
+func (q *Queue) CancelTimer(id int32) {
+	if int(id) >= len(q.tm.pos) || q.tm.pos[id] < 0 {
+		return
+	}
+	if q.taking && q.from == -2 && q.tm.h[0].Idx == id {
+		q.taking = false
+		q.n--
+		q.tm.remove(0)
+		return
+	}
+	q.tm.remove(int(q.tm.pos[id]))
+	q.n--
+}
+
+// TimerAt reports whether keyed timer id is armed and its expiry.
+func (q *Queue) TimerAt(id int32) (Time, bool) { return q.tm.armed(id) }

@@ -1,0 +1,225 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
+)
+
+// Generated workload sections. Any combination may be given; their flows
+// are merged (with `flows`, `file` and `incast` too).
+
+// PoissonSpec is background traffic: every host starts flows as a Poisson
+// process whose sizes follow a CDF, at a target load (fraction of the host
+// link rate), as the reference traffic generator.
+type PoissonSpec struct {
+	CDF        string  `yaml:"cdf"`  // websearch | datamining | fbhadoop | googlerpc | alistorage, or a file path
+	Load       float64 `yaml:"load"` // (0, 1]
+	DurationMs float64 `yaml:"duration_ms"`
+	StartNs    float64 `yaml:"start_ns"`
+	Hosts      []int   `yaml:"hosts"` // default: every host
+	Prio       int     `yaml:"prio"`
+}
+
+// IncastBurstsSpec is random N-to-1 incast bursts.
+type IncastBurstsSpec struct {
+	Senders    int     `yaml:"senders"`
+	SizeBytes  int64   `yaml:"size_bytes"`
+	Load       float64 `yaml:"load"`         // share of the aggregate host capacity
+	BurstsPerS float64 `yaml:"bursts_per_s"` // or an explicit rate
+	Count      int     `yaml:"count"`        // or an exact number of bursts
+	DurationMs float64 `yaml:"duration_ms"`
+	StartNs    float64 `yaml:"start_ns"`
+	Hosts      []int   `yaml:"hosts"`
+	Prio       int     `yaml:"prio"`
+}
+
+// AllToAllSpec is one flow per ordered host pair.
+type AllToAllSpec struct {
+	SizeBytes int64   `yaml:"size_bytes"`
+	StartNs   float64 `yaml:"start_ns"`
+	Hosts     []int   `yaml:"hosts"`
+	Prio      int     `yaml:"prio"`
+}
+
+// ManyToManySpec is streams of equal messages from senders to receivers.
+type ManyToManySpec struct {
+	Senders    []int   `yaml:"senders"`
+	Receivers  []int   `yaml:"receivers"`
+	SizeBytes  int64   `yaml:"size_bytes"`
+	PerSender  int     `yaml:"per_sender"`
+	Count      int     `yaml:"count"`
+	IntervalUs float64 `yaml:"interval_us"`
+	StartNs    float64 `yaml:"start_ns"`
+	RandomDst  bool    `yaml:"random_dst"`
+	Prio       int     `yaml:"prio"`
+}
+
+// LongShortSpec is long flows plus sequences of short flows to a receiver.
+type LongShortSpec struct {
+	LongSenders   []int   `yaml:"long_senders"`
+	LongReceivers []int   `yaml:"long_receivers"`
+	LongSizeBytes int64   `yaml:"long_size_bytes"`
+	LongStartNs   float64 `yaml:"long_start_ns"`
+	ShortSenders  []int   `yaml:"short_senders"`
+	Receiver      int     `yaml:"receiver"`
+	ShortCount    int     `yaml:"short_count"`
+	RandomSenders bool    `yaml:"random_senders"`
+	ShortMinBytes int64   `yaml:"short_min_bytes"`
+	ShortMaxBytes int64   `yaml:"short_max_bytes"`
+	ShortCDF      string  `yaml:"short_cdf"`
+	ShortStartNs  float64 `yaml:"short_start_ns"`
+	IntervalUs    float64 `yaml:"interval_us"`
+	Poisson       bool    `yaml:"poisson"`
+	Prio          int     `yaml:"prio"`
+}
+
+func nsTime(ns float64) sim.Time { return sim.Time(ns*float64(sim.Nanosecond) + 0.5) }
+func usTime(us float64) sim.Time { return sim.Time(us*float64(sim.Microsecond) + 0.5) }
+func msTime(ms float64) sim.Time { return sim.Time(ms*float64(sim.Millisecond) + 0.5) }
+
+func prioOr(p int) int {
+	if p == 0 {
+		return DefaultPrio
+	}
+	return p
+}
+
+func hostsOr(hs []int, g *topo.Graph) []int {
+	if len(hs) > 0 {
+		return hs
+	}
+	return g.Hosts()
+}
+
+// cdfOf resolves a CDF name or a file path (relative to the scenario).
+func (s *Scenario) cdfOf(name string) (*workload.CDF, error) {
+	if c, err := workload.BuiltinCDF(name); err == nil {
+		return c, nil
+	}
+	p := s.path(name)
+	if _, err := os.Stat(p); err != nil {
+		return nil, fmt.Errorf("cdf %q: neither a built-in (%v) nor a readable file", name, workload.BuiltinCDFNames())
+	}
+	return workload.LoadCDF(p)
+}
+
+// hostBps is the rate of a host's first link.
+func hostBps(g *topo.Graph, h int) int64 {
+	for _, l := range g.Links {
+		if l.A == h || l.B == h {
+			return l.Bps
+		}
+	}
+	return 0
+}
+
+// generated builds the flows of the generator sections.
+func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
+	w := &s.Workload
+	var out [][]workload.Flow
+	if p := w.Poisson; p != nil {
+		c, err := s.cdfOf(p.CDF)
+		if err != nil {
+			return nil, fmt.Errorf("workload.poisson.%v", err)
+		}
+		hs := hostsOr(p.Hosts, g)
+		fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
+			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("workload.poisson: %w", err)
+		}
+		out = append(out, fl)
+	}
+	if p := w.IncastBursts; p != nil {
+		hs := hostsOr(p.Hosts, g)
+		fl, err := workload.IncastBursts(workload.IncastBurstParams{Hosts: hs, Senders: p.Senders, SizeBytes: p.SizeBytes,
+			Load: p.Load, HostBps: hostBps(g, hs[0]), BurstRate: p.BurstsPerS, Count: p.Count,
+			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("workload.incast_bursts: %w", err)
+		}
+		out = append(out, fl)
+	}
+	if p := w.AllToAll; p != nil {
+		out = append(out, workload.AllToAll(hostsOr(p.Hosts, g), p.SizeBytes, nsTime(p.StartNs), prioOr(p.Prio)))
+	}
+	if p := w.ManyToMany; p != nil {
+		fl, err := workload.ManyToMany(workload.ManyToManyParams{Senders: p.Senders, Receivers: p.Receivers, SizeBytes: p.SizeBytes,
+			PerSender: p.PerSender, Count: p.Count, Interval: usTime(p.IntervalUs), Start: nsTime(p.StartNs),
+			RandomDst: p.RandomDst, Prio: prioOr(p.Prio), Seed: s.Seed})
+		if err != nil {
+			return nil, fmt.Errorf("workload.many_to_many: %w", err)
+		}
+		out = append(out, fl)
+	}
+	if p := w.LongShort; p != nil {
+		lp := workload.LongShortParams{LongSenders: p.LongSenders, LongReceivers: p.LongReceivers, LongSize: p.LongSizeBytes,
+			LongStart: nsTime(p.LongStartNs), ShortSenders: p.ShortSenders, Receiver: p.Receiver, ShortCount: p.ShortCount,
+			RandomSenders: p.RandomSenders, ShortMin: p.ShortMinBytes, ShortMax: p.ShortMaxBytes, ShortStart: nsTime(p.ShortStartNs),
+			Interval: usTime(p.IntervalUs), Poisson: p.Poisson, Prio: prioOr(p.Prio), Seed: s.Seed}
+		if p.ShortCDF != "" {
+			c, err := s.cdfOf(p.ShortCDF)
+			if err != nil {
+				return nil, fmt.Errorf("workload.long_short.short_%v", err)
+			}
+			lp.ShortCDF = c
+		}
+		fl, err := workload.LongShort(lp)
+		if err != nil {
+			return nil, fmt.Errorf("workload.long_short: %w", err)
+		}
+		out = append(out, fl)
+	}
+	return out, nil
+}
+
+// hasGenerators reports whether any generator section is present.
+func (w *Workload) hasGenerators() bool {
+	return w.Poisson != nil || w.IncastBursts != nil || w.AllToAll != nil || w.ManyToMany != nil || w.LongShort != nil
+}
+
+// builtGraph builds the generated topology kinds.
+func (s *Scenario) builtGraph() (*topo.Graph, error) {
+	t := &s.Topology
+	hb := int64(t.LinkGbps * 1e9)
+	fb := int64(t.FabricGbps * 1e9)
+	if fb == 0 {
+		fb = hb
+	}
+	hd := nsTime(t.LinkDelayNs)
+	fd := nsTime(t.FabricDelayNs)
+	if t.FabricDelayNs == 0 {
+		fd = hd
+	}
+	switch t.Kind {
+	case "leaf_spine":
+		return topo.LeafSpine(topo.LeafSpineParams{Spines: t.Spines, Leaves: t.Leaves, HostsPerLeaf: t.HostsPerLeaf,
+			HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd})
+	case "fat_tree":
+		return topo.FatTree(topo.FatTreeParams{K: t.K, HostsPerEdge: t.HostsPerEdge, HostBps: hb, FabricBps: fb, Delay: hd})
+	case "fat320":
+		p := topo.RefFat320Params()
+		if t.FabricGbps != 0 {
+			p.FabricBps = fb
+		}
+		p.HostBps = hb
+		p.HostDelay, p.FabricDelay = hd, fd
+		return topo.HPCCFatTree(p)
+	}
+	return nil, fmt.Errorf("topology.kind %q unknown", t.Kind)
+}
+
+// WriteFlowFile writes the scenario's workload for topology g as a reference
+// flow file (`outputs.flow_file`), e.g. to replay it in the reference
+// simulator.
+func WriteFlowFile(dir string, flows []workload.Flow) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return writeFile(filepath.Join(dir, "flows.txt"), func(f *os.File) error { return workload.WriteNS3Flows(f, flows) })
+}
