@@ -72,3 +72,52 @@ func CompareWithRef(r *scenario.Result, refPath string) (RefComparison, error) {
 	c.MaxErr = (c.SimMaxFCTUs - c.RefMaxFCTUs) / c.RefMaxFCTUs
 	return c, nil
 }
+
+// RangeComparison compares slowdown percentiles of one flow-size range.
+type RangeComparison struct {
+	Range          string
+	N, RefN        int
+	P50, RefP50    float64
+	P99, RefP99    float64
+	P50Err, P99Err float64 // relative
+}
+
+// String formats one row.
+func (r RangeComparison) String() string {
+	return fmt.Sprintf("%-14s n %5d/%5d  p50 %.4f vs %.4f (%+.2f%%)  p99 %.4f vs %.4f (%+.2f%%)",
+		r.Range, r.N, r.RefN, r.P50, r.RefP50, 100*r.P50Err, r.P99, r.RefP99, 100*r.P99Err)
+}
+
+// CompareRanges compares the p50 and p99 slowdown of the size ranges
+// (< 100 KB, 100 KB–1 MB, > 1 MB, all) of a run with a reference fct file.
+func CompareRanges(r *scenario.Result, refPath string) ([]RangeComparison, error) {
+	f, err := os.Open(refPath)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ref, err := metrics.ReadRefFCT(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", refPath, err)
+	}
+	recs := make([]metrics.FlowRecord, len(ref))
+	for i, l := range ref {
+		recs[i] = l.Record(i)
+	}
+	rs := metrics.SummarizeFlows(recs)
+	ss := r.Summary
+	var out []RangeComparison
+	for _, g := range []struct {
+		name     string
+		sim, ref metrics.FlowGroup
+	}{
+		{"<100KB", ss.Small, rs.Small}, {"100KB-1MB", ss.Mid, rs.Mid}, {">1MB", ss.Large, rs.Large}, {"all", ss.All, rs.All},
+	} {
+		c := RangeComparison{Range: g.name, N: g.sim.N, RefN: g.ref.N,
+			P50: g.sim.Slowdown.P50, RefP50: g.ref.Slowdown.P50, P99: g.sim.Slowdown.P99, RefP99: g.ref.Slowdown.P99}
+		c.P50Err = (c.P50 - c.RefP50) / c.RefP50
+		c.P99Err = (c.P99 - c.RefP99) / c.RefP99
+		out = append(out, c)
+	}
+	return out, nil
+}

@@ -43,3 +43,61 @@ func TestIncastFidelity(t *testing.T) {
 		}
 	}
 }
+
+// TestIncastFidelityHPCC: hpcc (hp95ai50) on the same incasts.
+func TestIncastFidelityHPCC(t *testing.T) {
+	for _, c := range []struct{ scen, ref string }{
+		{"../scenarios/reference/incast20-1MB.yaml", "../scenarios/reference/expected/fct_incast20_1MB_hp95ai50.txt"},
+		{"../scenarios/reference/incast20-10MB.yaml", "../scenarios/reference/expected/fct_incast20_10MB_hp95ai50.txt"},
+	} {
+		s, err := scenario.Load(c.scen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := s.Build("hpcc", scenario.RunOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := b.Run()
+		cmp, err := CompareWithRef(r, c.ref)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %v", s.Name, cmp)
+		if math.Abs(cmp.MeanErr) > 0.05 || math.Abs(cmp.MaxErr) > 0.05 {
+			t.Errorf("%s: outside 5%%: %v", s.Name, cmp)
+		}
+	}
+}
+
+// TestFatTreeFidelityHPCC runs the reference fat-tree (320 hosts, WebSearch
+// 30 %, 6677 flows) with hpcc and checks the bar against the
+// reference simulator's per-flow output: p50 slowdown of each size range
+// within 5 %, p99 within 10 %. It takes about 20–30 s; -short skips it.
+func TestFatTreeFidelityHPCC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("long run")
+	}
+	s, err := scenario.Load("../scenarios/reference/fat320-websearch30.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Build("hpcc", scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.Run()
+	rows, err := CompareRanges(r, "../scenarios/reference/expected/fct_fat_websearch_l30_10ms_hp95ai50.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range rows {
+		t.Log(row)
+		if math.Abs(row.P50Err) > 0.05 || math.Abs(row.P99Err) > 0.10 {
+			t.Errorf("%s outside the bar (p50 ±5 %%, p99 ±10 %%)", row.Range)
+		}
+	}
+	if r.Summary.Unfinished != 0 {
+		t.Errorf("%d flows unfinished", r.Summary.Unfinished)
+	}
+}
