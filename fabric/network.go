@@ -167,9 +167,8 @@ type Network struct {
 	ackInfo AckInfo // scratch passed to Algorithm.OnAck
 	notice  Notice  // scratch passed to Algorithm.OnNotice
 
-	monitorEvery sim.Time
 	featureEvery sim.Time
-	monitor      func(n *Network, now sim.Time)
+	monitors     []monitor
 	OnFlowDone   func(q *QP)
 
 	pfcLog func(ev PFCEvent)
@@ -281,9 +280,17 @@ func (n *Network) SetFeaturePeriod(d sim.Time) { n.featureEvery = d }
 // OnPFC registers a callback for every received PFC frame.
 func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
 
-// Monitor registers a callback run every period (e.g. queue sampling).
+type monitor struct {
+	every sim.Time
+	fn    func(n *Network, now sim.Time)
+}
+
+// Monitor registers a callback run every period from time 0 (e.g. queue
+// sampling). Several monitors may be registered.
 func (n *Network) Monitor(every sim.Time, f func(n *Network, now sim.Time)) {
-	n.monitorEvery, n.monitor = every, f
+	if every > 0 && f != nil {
+		n.monitors = append(n.monitors, monitor{every, f})
+	}
 }
 
 func (n *Network) alloc() int32 {
@@ -393,8 +400,8 @@ func (n *Network) SetStop(at sim.Time) { n.stopAt = at }
 // Run executes events until all flows completed, the stop time, or the
 // event queue is empty. It returns the time of the last event.
 func (n *Network) Run() sim.Time {
-	if n.monitor != nil && n.monitorEvery > 0 {
-		n.q.Push(0, evMonitor, 0, 0)
+	for i := range n.monitors {
+		n.q.Push(0, evMonitor, int32(i), 0)
 	}
 	if n.stopAt != sim.Never {
 		n.q.Push(n.stopAt, evStop, 0, 0)
@@ -448,8 +455,9 @@ func (n *Network) Run() sim.Time {
 			if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
 				continue
 			}
-			n.monitor(n, n.now)
-			n.q.Push(n.now+n.monitorEvery, evMonitor, 0, 0)
+			m := &n.monitors[e.Idx]
+			m.fn(n, n.now)
+			n.q.PushDelay(n.now, m.every, evMonitor, e.Idx, 0)
 		case evFeature:
 			if n.Stats.FlowsDone == len(n.QPs) && len(n.QPs) > 0 {
 				continue

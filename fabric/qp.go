@@ -223,3 +223,7 @@ func (q *QP) winBound() bool {
 
 // PayloadBytes is the fabric's payload per data packet (MTU).
 func (q *QP) PayloadBytes() int64 { return int64(q.net.cfg.PayloadBytes) }
+
+// Delivered is the number of payload bytes the receiver has accepted in
+// order (goodput bytes).
+func (q *QP) Delivered() int64 { return q.rcvNxt }

@@ -36,14 +36,17 @@ type queueClass struct {
 // QueueStats summarizes one class of queue-length samples (bytes).
 type QueueStats struct {
 	// Class is the label.
-	Class string
+	Class string `json:"class"`
 	// N is the number of samples.
-	N int64
+	N int64 `json:"n"`
 	// P50, P80, P99 are percentiles by the canonical rule; Max is the
 	// largest sample.
-	P50, P80, P99, Max int64
+	P50 int64 `json:"p50_bytes"`
+	P80 int64 `json:"p80_bytes"`
+	P99 int64 `json:"p99_bytes"`
+	Max int64 `json:"max_bytes"`
 	// Mean is the mean queue length.
-	Mean float64
+	Mean float64 `json:"mean_bytes"`
 }
 
 func (q *QueueCDFs) class(label string) *queueClass {

@@ -31,6 +31,9 @@ type Built struct {
 	Flows    []workload.Flow
 	pfc      []metrics.PFCEvent
 	queue    []QueueSample
+	qcdf     *metrics.QueueCDFs
+	bytes    *metrics.ByteSeries
+	first    sim.Time
 	stop     sim.Time
 }
 
@@ -249,6 +252,42 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 			}
 		})
 	}
+	b.first = first
+	if s.Outputs.QueueCDF {
+		every := s.Outputs.QueueSampleUs
+		if every == 0 {
+			every = 1
+		}
+		b.qcdf = &metrics.QueueCDFs{}
+		net.Monitor(usTime(every), func(n *fabric.Network, now sim.Time) {
+			if now < first {
+				return
+			}
+			for i := range n.Ports {
+				p := &n.Ports[i]
+				if !n.Nodes[p.Node].Switch || p.Stats.TxPackets == 0 {
+					continue
+				}
+				label := "fabric"
+				if !n.Nodes[n.Ports[p.Peer].Node].Switch {
+					label = "host"
+				}
+				b.qcdf.Add(label, p.QueueBytes())
+			}
+		})
+	}
+	if s.Outputs.ThroughputSampleUs > 0 {
+		b.bytes = &metrics.ByteSeries{}
+		net.Monitor(usTime(s.Outputs.ThroughputSampleUs), func(n *fabric.Network, now sim.Time) {
+			for i := range n.QPs {
+				q := &n.QPs[i]
+				if b.Flows[i].Start <= now && !q.Done {
+					b.bytes.Add(i, now, q.Delivered())
+				}
+			}
+		})
+		net.OnFlowDone = func(q *fabric.QP) { b.bytes.Add(int(q.ID), q.Finish, q.SizeBytes) }
+	}
 	return b, nil
 }
 
@@ -272,6 +311,21 @@ type Result struct {
 	Queue       []QueueSample        `json:"-"`
 	QueuePorts  []Port               `json:"-"`
 	Workload    []workload.Flow      `json:"-"`
+	QueueStats  []metrics.QueueStats `json:"queue_stats,omitempty"`
+	Window      *WindowSummary       `json:"window,omitempty"`
+	queueCDFs   *metrics.QueueCDFs
+}
+
+// WindowSummary is per-flow throughput over outputs.jain_window_ms.
+type WindowSummary struct {
+	FromMs      float64   `json:"from_ms"`
+	ToMs        float64   `json:"to_ms"`
+	Flows       int       `json:"flows"`
+	Jain        float64   `json:"jain"`
+	MeanGbps    float64   `json:"mean_gbps"`
+	MinGbps     float64   `json:"min_gbps"`
+	MaxGbps     float64   `json:"max_gbps"`
+	PerFlowGbps []float64 `json:"per_flow_gbps"`
 }
 
 // RTTSummary summarises the RTT samples senders took from ACKs (µs).
@@ -355,6 +409,28 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
 	r.PFCEvents = b.pfc
 	r.Workload = b.Flows
+	if b.qcdf != nil {
+		r.queueCDFs = b.qcdf
+		r.QueueStats = b.qcdf.AllStats()
+	}
+	if b.bytes != nil && len(s.Outputs.JainWindowMs) == 2 {
+		from := b.first + msTime(s.Outputs.JainWindowMs[0])
+		to := b.first + msTime(s.Outputs.JainWindowMs[1])
+		rates := metrics.WindowThroughput(b.bytes, from, to)
+		w := &WindowSummary{FromMs: s.Outputs.JainWindowMs[0], ToMs: s.Outputs.JainWindowMs[1], Flows: len(rates), Jain: metrics.JainOverWindow(b.bytes, from, to)}
+		for i, x := range rates {
+			g := x / 1e9
+			w.PerFlowGbps = append(w.PerFlowGbps, g)
+			w.MeanGbps += g / float64(len(rates))
+			if i == 0 || g < w.MinGbps {
+				w.MinGbps = g
+			}
+			if g > w.MaxGbps {
+				w.MaxGbps = g
+			}
+		}
+		r.Window = w
+	}
 	r.Queue = b.queue
 	r.QueuePorts = s.Outputs.QueuePorts
 	return r
@@ -388,6 +464,11 @@ func (r *Result) Write(dir string, s *Scenario) error {
 	}
 	if s != nil && s.Outputs.FlowFile {
 		if err := WriteFlowFile(dir, r.Workload); err != nil {
+			return err
+		}
+	}
+	if r.queueCDFs != nil {
+		if err := writeFile(filepath.Join(dir, "queue_cdf.csv"), func(f *os.File) error { return r.queueCDFs.WriteQueueCDF(f) }); err != nil {
 			return err
 		}
 	}

@@ -117,11 +117,22 @@ type Workload struct {
 
 // Outputs selects optional outputs.
 type Outputs struct {
-	RefFCT        bool    `yaml:"ref_fct"`
-	RefPFC        bool    `yaml:"ref_pfc"`
-	FlowFile      bool    `yaml:"flow_file"` // write the workload as a reference flow file (flows.txt)
-	QueueSampleUs float64 `yaml:"queue_sample_us"`
-	QueuePorts    []Port  `yaml:"queue_ports"`
+	RefFCT   bool `yaml:"ref_fct"`
+	RefPFC   bool `yaml:"ref_pfc"`
+	FlowFile bool `yaml:"flow_file"` // write the workload as a reference flow file (flows.txt)
+	// QueueCDF samples every switch egress port that carries traffic every
+	// queue_sample_us (default 1 µs) into classes "host" (switch → host)
+	// and "fabric" (switch → switch): queue_cdf.csv, queue_stats.csv and
+	// summary rows (p50/p80/p99/max).
+	QueueCDF bool `yaml:"queue_cdf"`
+	// ThroughputSampleUs samples every active flow's in-order delivered
+	// bytes every N µs (0 = off); with JainWindowMs = [from, to] (ms after
+	// the first flow start) the summary reports per-flow throughput and the
+	// Jain index over that window.
+	ThroughputSampleUs float64   `yaml:"throughput_sample_us"`
+	JainWindowMs       []float64 `yaml:"jain_window_ms"`
+	QueueSampleUs      float64   `yaml:"queue_sample_us"`
+	QueuePorts         []Port    `yaml:"queue_ports"`
 }
 
 // Port names one port: node id and local port index (link order).
@@ -451,6 +462,17 @@ func (s *Scenario) validate() Errors {
 	o := &s.Outputs
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
+	}
+	if o.ThroughputSampleUs != 0 {
+		rangef(&errs, "outputs.throughput_sample_us", o.ThroughputSampleUs, 0.01, 1e6)
+	}
+	if len(o.JainWindowMs) > 0 {
+		if len(o.JainWindowMs) != 2 || !(o.JainWindowMs[0] >= 0 && o.JainWindowMs[1] > o.JainWindowMs[0]) {
+			errs = append(errs, fmt.Errorf("outputs.jain_window_ms = %v: need [from, to] with 0 <= from < to", o.JainWindowMs))
+		}
+		if o.ThroughputSampleUs == 0 {
+			errs = append(errs, fmt.Errorf("outputs.jain_window_ms needs outputs.throughput_sample_us in [0.01, 1e6]"))
+		}
 	}
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
