@@ -3,6 +3,7 @@ package cc
 import (
 	"fmt"
 	"math"
+	"math/bits"
 
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/sim"
@@ -68,6 +69,11 @@ type hpccConst struct {
 	ai, minRate        int64
 	byteUnit, qlenUnit int64
 	quant              bool
+	// with a power-of-two INT_MULTI the unit divisions become shifts:
+	// bytes / (128·m) = bytes >> byteShift, qlen / (80·m) = (qlen >>
+	// qlenShift) / 5 (nested floor divisions of non-negative integers)
+	pow2                 bool
+	byteShift, qlenShift uint
 }
 
 // HPCC is one QP's HPCC sender (reference RdmaHw::HandleAckHp, single-rate
@@ -86,6 +92,11 @@ func NewHPCC(p *HPCCParams) func(q *fabric.QP) fabric.Algorithm {
 	c := &hpccConst{p: *p, ai: int64(p.RateAI * 1e6), minRate: int64(p.MinRate * 1e6), quant: p.IntMulti > 0}
 	if c.quant {
 		c.byteUnit, c.qlenUnit = 128*int64(p.IntMulti), 80*int64(p.IntMulti)
+		if m := p.IntMulti; m&(m-1) == 0 {
+			c.pow2 = true
+			c.byteShift = uint(bits.TrailingZeros(uint(128 * m)))
+			c.qlenShift = uint(bits.TrailingZeros(uint(16 * m)))
+		}
 	}
 	return func(q *fabric.QP) fabric.Algorithm { return &HPCC{c: c} }
 }
@@ -108,10 +119,16 @@ func (h *HPCC) record(r *fabric.IntHop) hpccHop {
 	if !h.c.quant {
 		return hpccHop{ts: int64(r.TS), bytes: r.TxBytes, qlen: r.QLen, bps: r.Bps}
 	}
+	var b, ql int64
+	if h.c.pow2 {
+		b, ql = r.TxBytes>>h.c.byteShift, (r.QLen>>h.c.qlenShift)/5
+	} else {
+		b, ql = r.TxBytes/h.c.byteUnit, r.QLen/h.c.qlenUnit
+	}
 	return hpccHop{
 		ts:    int64(r.TS/sim.Nanosecond) & (1<<24 - 1),
-		bytes: (r.TxBytes / h.c.byteUnit) & (1<<20 - 1),
-		qlen:  (r.QLen / h.c.qlenUnit) & (1<<17 - 1),
+		bytes: b & (1<<20 - 1),
+		qlen:  ql & (1<<17 - 1),
 		bps:   r.Bps,
 	}
 }
