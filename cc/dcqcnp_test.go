@@ -50,7 +50,7 @@ func dqpExpect(t *testing.T, label string, q *fabric.QP, alg *cc.DCQCNP, rc, rt,
 	}
 }
 
-// e1Run drives one QP through experiment E1's behavioural model (spec
+// dqpE1Run drives one QP through experiment E1's behavioural model (spec
 // dcqcn-p.md §2.1): each round is one scheduled transmission; a round is
 // either a congestion mark (an ACK with the congestion flag) or a
 // transmission, at which the free-running rate-increase timer (period
@@ -58,7 +58,7 @@ func dqpExpect(t *testing.T, label string, q *fabric.QP, alg *cc.DCQCNP, rc, rt,
 // consecutive marks are Δ = U apart and each is a pure RateDecrease, as the
 // model says (the D/U gating is not exercised). It returns R_c after each
 // round (index 1..rounds) and whether the QP was registered.
-func e1Run(t *testing.T, p *cc.DCQCNPParams, rounds int, marks map[int]bool) (rc []float64, reg []bool) {
+func dqpE1Run(t *testing.T, p *cc.DCQCNPParams, rounds int, marks map[int]bool) (rc []float64, reg []bool) {
 	t.Helper()
 	q, alg := dqpNew(t, p)
 	rc = make([]float64, rounds+1)
@@ -82,9 +82,9 @@ func e1Run(t *testing.T, p *cc.DCQCNPParams, rounds int, marks map[int]bool) (rc
 	return rc, reg
 }
 
-// fullSpeedAt returns the first round after `from` at which the QP runs at
+// dqpFullSpeedAt returns the first round after `from` at which the QP runs at
 // full speed and is de-registered.
-func fullSpeedAt(rc []float64, reg []bool, from int) int {
+func dqpFullSpeedAt(rc []float64, reg []bool, from int) int {
 	for k := from + 1; k < len(rc); k++ {
 		if rc[k] == 1 && !reg[k] {
 			return k
@@ -101,7 +101,7 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 	if len(marks) != 10 {
 		t.Fatalf("%d marks, want 10", len(marks))
 	}
-	rc, reg := e1Run(t, cc.DCQCNPDefaults(), 100, marks)
+	rc, reg := dqpE1Run(t, cc.DCQCNPDefaults(), 100, marks)
 
 	// single cut at round 3: (3, 0.5), fast recovery (4, 0.75), (5, 0.875),
 	// additive after 5 mark-free rounds, full speed at (9, 1)
@@ -125,7 +125,7 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 		{"increase then decrease (60, 62)", 62, 8},      // spec: 8 (paper: 6, not reproduced)
 		{"increase then decrease (80, 82)", 82, 8},
 	} {
-		if got := fullSpeedAt(rc, reg, ep.lastMark) - ep.lastMark; got != ep.recovery {
+		if got := dqpFullSpeedAt(rc, reg, ep.lastMark) - ep.lastMark; got != ep.recovery {
 			t.Errorf("%s: full speed %d rounds after the last mark, want %d", ep.name, got, ep.recovery)
 		}
 	}
@@ -137,8 +137,8 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 	// single cut one round early: full speed at round 8.
 	p := cc.DCQCNPDefaults()
 	p.StrictAI = false
-	rc2, reg2 := e1Run(t, p, 20, map[int]bool{3: true})
-	if got := fullSpeedAt(rc2, reg2, 3); got != 8 {
+	rc2, reg2 := dqpE1Run(t, p, 20, map[int]bool{3: true})
+	if got := dqpFullSpeedAt(rc2, reg2, 3); got != 8 {
 		t.Errorf("ai_threshold_strict=false: full speed at round %d, want 8", got)
 	}
 }
@@ -149,13 +149,13 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 func TestDCQCNPE1DCQCNBaseline(t *testing.T) {
 	p := cc.DCQCNPDefaults()
 	p.G, p.AlphaDecay, p.RAI, p.StrictAI = 1.0/256, "geometric", 0.001, false
-	rc, reg := e1Run(t, p, 30, map[int]bool{3: true})
-	if got := fullSpeedAt(rc, reg, 3); got != 11 {
+	rc, reg := dqpE1Run(t, p, 30, map[int]bool{3: true})
+	if got := dqpFullSpeedAt(rc, reg, 3); got != 11 {
 		t.Errorf("DCQCN single cut: full speed at round %d, want 11", got)
 	}
 	p.StrictAI = true
-	rc, reg = e1Run(t, p, 30, map[int]bool{3: true})
-	if got := fullSpeedAt(rc, reg, 3); got != 11 {
+	rc, reg = dqpE1Run(t, p, 30, map[int]bool{3: true})
+	if got := dqpFullSpeedAt(rc, reg, 3); got != 11 {
 		t.Errorf("DCQCN single cut (strict): full speed at round %d, want 11", got)
 	}
 }

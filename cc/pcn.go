@@ -28,7 +28,9 @@ import (
 // brief), the details below are ours and were checked on an 8:1 incast:
 //   - NP-ECN counts the pause backlog in bytes: the queue at the first
 //     dequeue after the port received a PAUSE frame (PortStats.PauseRx
-//     changed) leaves unmarked.
+//     changed; a pause of any class counts) leaves unmarked. Packets that
+//     arrive later are marked if the queue stays above the threshold: the
+//     port is then busy and not paused, i.e. congested.
 //   - ω restarts at w_min whenever the flow's state flips between
 //     congested and not congested. Under persistent congestion it doubles
 //     per CNP, so a standing queue (e.g. built while flows started at line

@@ -38,11 +38,12 @@ func runWrappedScenario(t *testing.T, src, name string, wrap func(q *fabric.QP, 
 	return r
 }
 
-// pcnMarks counts, per flow, the data packets the receiver saw and those
-// NP-ECN marked.
+// pcnMarks counts, per flow, the data packets the receiver saw, those
+// NP-ECN marked, and the receiver's CNPs by reported state.
 type pcnMarks struct {
 	fabric.Algorithm
 	pkts, marked []int64
+	cnps         [][3]int64
 }
 
 func (m *pcnMarks) OnDataReceived(q *fabric.QP, ecn bool, payload int, mark uint8, now sim.Time) (bool, int64) {
@@ -50,21 +51,27 @@ func (m *pcnMarks) OnDataReceived(q *fabric.QP, ecn bool, payload int, mark uint
 	if mark&cc.PCNMark != 0 {
 		m.marked[q.ID]++
 	}
-	return m.Algorithm.(fabric.ReceiverAlgorithm).OnDataReceived(q, ecn, payload, mark, now)
+	notify, arg := m.Algorithm.(fabric.ReceiverAlgorithm).OnDataReceived(q, ecn, payload, mark, now)
+	if notify {
+		_, st := cc.DecodePCNArg(arg)
+		m.cnps[q.ID][st]++
+	}
+	return notify, arg
 }
 
-// pcnVictimScenario: hosts 0-3 on switch 6, receivers 4 and 5 on switch 7;
-// 100 Gb/s host links, 400 Gb/s between the switches, a 1 MiB buffer per
-// switch. Hosts 1-3 send 8 MB each to host 5 (a 3:1 incast at switch 7's
-// port to 5); host 0 sends 8 MB to host 4, a path with no congested port,
-// but it shares switch 6's port to switch 7, which switch 7 pauses when the
-// incast fills its buffer: the victim of PFC head-of-line blocking.
+// pcnVictimScenario: hosts 0-3 on switch 6, hosts 4 and 5 on switch 7;
+// 100 Gb/s links but 400 Gb/s between the switches and to host 4, and a
+// 1 MiB buffer per switch. Hosts 1-3 send 8 MB each to host 5 (a 3:1
+// incast at switch 7's port to 5); host 0 sends 8 MB to host 4 on a path
+// without a congested port, but it shares switch 6's port to switch 7,
+// which switch 7 pauses when the incast fills its buffer: the victim of
+// PFC head-of-line blocking.
 func pcnVictimScenario(t *testing.T, params string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "victim.txt")
 	topo := "8 2 7\n6 7\n" +
 		"0 6 100Gbps 1000ns 0\n1 6 100Gbps 1000ns 0\n2 6 100Gbps 1000ns 0\n3 6 100Gbps 1000ns 0\n" +
-		"6 7 400Gbps 1000ns 0\n4 7 100Gbps 1000ns 0\n5 7 100Gbps 1000ns 0\n"
+		"6 7 400Gbps 1000ns 0\n4 7 400Gbps 1000ns 0\n5 7 100Gbps 1000ns 0\n"
 	if err := os.WriteFile(path, []byte(topo), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -85,66 +92,70 @@ workload:
 `
 }
 
-// PCN against PFC head-of-line blocking: without congestion control the
+// PCN against PFC head-of-line blocking. Without congestion control the
 // victim is paused with the incast and finishes ~3× its ideal FCT; DCQCN
-// never sees a mark (its 400 KB K_min is beyond what a 1 MiB buffer queues
-// before PFC pauses) and behaves the same. PCN cuts only the incast flows:
-// NP-ECN marks (nearly) all their packets at the congested port and none
-// of the victim's, whose backlog behind a pause is left unmarked; the
-// victim finishes near its ideal FCT and PFC pauses fall by an order of
-// magnitude. With the pause backlog marked like plain ECN (np_ecn false)
-// the victim is marked too.
+// never sees a mark (its 400 KB K_min is more than a 1 MiB buffer queues
+// before PFC pauses) and behaves the same. PCN cuts only the incast flows
+// (most of their CNPs report congestion); NP-ECN leaves the victim's
+// backlog behind a pause unmarked, so the victim gets no congested CNP and
+// finishes near its ideal FCT, and PFC pauses fall by an order of
+// magnitude. Marking the pause backlog like plain ECN (np_ecn false)
+// marks the victim and makes it "congested".
 func TestPCNScenarioVictim(t *testing.T) {
 	none := runAlgScenario(t, pcnVictimScenario(t, "{}"), "none")
 	dcqcn := runAlgScenario(t, pcnVictimScenario(t, "{}"), "dcqcn")
 	counts := func(np string) (*scenario.Result, *pcnMarks) {
-		m := &pcnMarks{pkts: make([]int64, 4), marked: make([]int64, 4)}
+		m := &pcnMarks{pkts: make([]int64, 4), marked: make([]int64, 4), cnps: make([][3]int64, 4)}
 		r := runWrappedScenario(t, pcnVictimScenario(t, np), "pcn", func(q *fabric.QP, a fabric.Algorithm) fabric.Algorithm {
-			return &pcnMarks{Algorithm: a, pkts: m.pkts, marked: m.marked}
+			return &pcnMarks{Algorithm: a, pkts: m.pkts, marked: m.marked, cnps: m.cnps}
 		})
 		return r, m
 	}
 	pcn, m := counts("{}")
-	_, plain := counts("{np_ecn: false}")
+	pcnPlain, plain := counts("{np_ecn: false}")
 
 	ideal := pcn.Flows[0].IdealFCT.Microseconds()
 	serial := 3 * 8e6 * 1048 / 1000 * 8 / 100e9 * 1e6 // incast: 24 MB through one 100 Gb/s port
 	for _, x := range []struct {
 		name string
 		r    *scenario.Result
-	}{{"none", none}, {"dcqcn", dcqcn}, {"pcn", pcn}} {
+	}{{"none", none}, {"dcqcn", dcqcn}, {"pcn", pcn}, {"pcn np_ecn false", pcnPlain}} {
 		r := x.r
 		t.Logf("%s: victim FCT %.1f µs (ideal %.1f); incast FCTs %.1f %.1f %.1f µs (serialization %.1f); pause frames %d, paused %.1f µs",
 			x.name, r.Flows[0].FCT().Microseconds(), ideal, r.Flows[1].FCT().Microseconds(), r.Flows[2].FCT().Microseconds(),
 			r.Flows[3].FCT().Microseconds(), serial, r.PFC.PauseFrames, r.PFC.PausedUs)
 	}
-	t.Logf("pcn NP-ECN marks: victim %d of %d, incast %d/%d %d/%d %d/%d; np_ecn false: victim %d of %d",
-		m.marked[0], m.pkts[0], m.marked[1], m.pkts[1], m.marked[2], m.pkts[2], m.marked[3], m.pkts[3], plain.marked[0], plain.pkts[0])
+	for i := 0; i < 4; i++ {
+		t.Logf("pcn flow %d: %d of %d packets NP-ECN marked; CNPs clean/partial/congested %v (np_ecn false: %d marked, CNPs %v)",
+			i, m.marked[i], m.pkts[i], m.cnps[i], plain.marked[i], plain.cnps[i])
+	}
 
 	victim := func(r *scenario.Result) float64 { return r.Flows[0].FCT().Microseconds() / ideal }
 	if v := victim(none); v < 2 {
 		t.Errorf("none: victim FCT only %.2f× ideal; the scenario does not show head-of-line blocking", v)
 	}
-	if v := victim(pcn); v > 1.35 {
-		t.Errorf("pcn: victim FCT %.2f× ideal, want ≤ 1.35", v)
+	if v := victim(pcn); v > 1.35 || v > 0.8*victim(pcnPlain) {
+		t.Errorf("pcn: victim FCT %.2f× ideal, want ≤ 1.35 and ≤ 0.8 × the %.2f× with np_ecn false", v, victim(pcnPlain))
 	}
 	if pcn.PFC.PauseFrames*10 > none.PFC.PauseFrames || pcn.PFC.PausedUs*10 > none.PFC.PausedUs {
 		t.Errorf("pcn: %d pause frames / %.1f µs paused, want < 1/10 of none's %d / %.1f µs",
 			pcn.PFC.PauseFrames, pcn.PFC.PausedUs, none.PFC.PauseFrames, none.PFC.PausedUs)
 	}
-	if m.marked[0] != 0 {
-		t.Errorf("NP-ECN marked %d victim packets, want 0", m.marked[0])
+	if m.cnps[0][cc.PCNCongested] != 0 || m.marked[0]*20 > m.pkts[0] {
+		t.Errorf("NP-ECN: victim has %d congested CNPs and %d of %d packets marked, want 0 and < 5 %%",
+			m.cnps[0][cc.PCNCongested], m.marked[0], m.pkts[0])
+	}
+	if plain.cnps[0][cc.PCNCongested] == 0 || plain.marked[0] < 4*m.marked[0] {
+		t.Errorf("np_ecn false: victim has %d congested CNPs and %d marked packets; want the pause backlog marked (> 0, ≥ 4 × %d)",
+			plain.cnps[0][cc.PCNCongested], plain.marked[0], m.marked[0])
 	}
 	for i := 1; i <= 3; i++ {
-		if m.marked[i]*2 < m.pkts[i] {
-			t.Errorf("incast flow %d: %d of %d packets marked, want most", i, m.marked[i], m.pkts[i])
+		if m.cnps[i][cc.PCNCongested] < 10 {
+			t.Errorf("incast flow %d: only %d congested CNPs", i, m.cnps[i][cc.PCNCongested])
 		}
 		if fct := pcn.Flows[i].FCT().Microseconds(); fct > 1.15*serial {
 			t.Errorf("incast flow %d: FCT %.1f µs > 1.15 × serialization %.1f µs", i, fct, serial)
 		}
-	}
-	if plain.marked[0] == 0 {
-		t.Errorf("np_ecn false: the victim's pause backlog was not marked")
 	}
 }
 
