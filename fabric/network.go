@@ -12,6 +12,7 @@ package fabric
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
@@ -154,6 +155,10 @@ type Network struct {
 	free  []int32
 
 	QPs []QP
+	// flow arrivals in (start, index) order; the next one is in the queue
+	startOrder []int32
+	startNext  int
+	startSeq   uint64
 	// routeCache[(qp·2 + dir)·routeCacheHops + hop] = egress port + 1 chosen
 	// at the hop-th switch of the QP's data (dir 0) or reverse (dir 1)
 	// path; 0 = not yet known.
@@ -382,8 +387,20 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 			q.hashFwd = topo.FlowHash(f.Src, f.Dst, q.SPort, q.DPort, uint32(n.cfg.Seed))
 			q.hashRev = topo.FlowHash(f.Dst, f.Src, q.DPort, q.SPort, uint32(n.cfg.Seed))
 		}
-		n.q.Push(f.Start, evFlowStart, int32(i), 0)
 	}
+	// Flow arrivals enter the event queue one at a time, in (start, index)
+	// order, with sequence numbers reserved now: the same order as pushing
+	// them all at once, without a queue as large as the flow list.
+	n.startOrder = make([]int32, len(flows))
+	for i := range n.startOrder {
+		n.startOrder[i] = int32(i)
+	}
+	sort.SliceStable(n.startOrder, func(a, b int) bool {
+		return flows[n.startOrder[a]].Start < flows[n.startOrder[b]].Start
+	})
+	n.startSeq = n.q.Reserve(len(flows))
+	n.startNext = 0
+	n.pushNextStart()
 	return nil
 }
 
@@ -438,6 +455,7 @@ func (n *Network) Run() sim.Time {
 			}
 			n.hostSend(e.Idx)
 		case evFlowStart:
+			n.pushNextStart()
 			n.startFlow(e.Idx)
 		case evQPTimer:
 			q := &n.QPs[e.Idx]
@@ -570,3 +588,13 @@ func (p *Port) QueueBytes() int64 { return p.qTotal }
 
 // QueueHighWater is the largest number of pending events the run had.
 func (n *Network) QueueHighWater() int { return n.q.HighWater() }
+
+// pushNextStart queues the next flow arrival with its reserved sequence.
+func (n *Network) pushNextStart() {
+	if n.startNext >= len(n.startOrder) {
+		return
+	}
+	i := n.startOrder[n.startNext]
+	n.q.PushSeq(n.Flows[i].Start, n.startSeq+uint64(i), evFlowStart, i, 0)
+	n.startNext++
+}

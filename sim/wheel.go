@@ -283,3 +283,31 @@ func (q *Queue) CancelTimer(id int32) {
 
 // TimerAt reports whether keyed timer id is armed and its expiry.
 func (q *Queue) TimerAt(id int32) (Time, bool) { return q.tm.armed(id) }
+
+// Reserve sets aside n sequence numbers and returns the first. Events pushed
+// later with PushSeq and a reserved number order among simultaneous events
+// as if they had been pushed now. This lets an owner feed a long, sorted
+// list of future events (e.g. flow arrivals) into the queue one at a time,
+// keeping the queue small, with exactly the order of pushing them all.
+func (q *Queue) Reserve(n int) uint64 {
+	first := q.seq + 1
+	q.seq += uint64(n)
+	return first
+}
+
+// PushSeq schedules an event with a sequence number from Reserve.
+func (q *Queue) PushSeq(at Time, seq uint64, kind uint8, idx int32, arg uint32) {
+	q.n++
+	if q.n > q.high {
+		q.high = q.n
+	}
+	e := Event{At: at, key: seq<<8 | uint64(kind), Idx: idx, Arg: arg}
+	if q.taking && q.from == -1 {
+		q.taking = false
+		q.n--
+		q.far.h[0] = e
+		q.far.down(0)
+		return
+	}
+	q.far.push(e)
+}
