@@ -254,11 +254,15 @@ func (q *Queue) Pop() Event {
 // like a freshly pushed event (it takes a new sequence number).
 func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
 	if q.taking && q.from == -2 && q.tm.h[0].Idx == id {
-		// re-arming the timer being consumed: it is gone from the
-		// consumer's point of view, so account for it as consumed first
+		// re-arming the timer being consumed (a periodic wake-up): the
+		// new expiry takes the consumed one's slot at the top and sinks,
+		// one heap walk instead of a removal and an insertion
 		q.taking = false
-		q.n--
-		q.tm.remove(0)
+		e := q.newEvent(at, kind, id, arg)
+		q.n-- // one consumed, one added
+		q.tm.h[0] = e
+		q.tm.down(0)
+		return
 	}
 	if _, ok := q.tm.armed(id); ok {
 		q.n--
