@@ -56,18 +56,32 @@ func ParseNs(s string) (sim.Time, error) {
 // is recomputed from the times). SPort, DPort and Prio are not in the file
 // and are left 0. Errors name the line.
 func ReadFlowsCSV(r io.Reader) ([]FlowRecord, error) {
+	var out []FlowRecord
+	err := ReadCSVRows(r, "flows csv", FlowsCSVHeader, func(line string) error {
+		rec, err := parseFlowRow(line)
+		if err == nil {
+			out = append(out, rec)
+		}
+		return err
+	})
+	return out, err
+}
+
+// ReadCSVRows reads a CSV file whose first line must be header and calls
+// row for every further non-empty line (CR line ends accepted). Errors,
+// its own and row's, are prefixed with name and the line number.
+func ReadCSVRows(r io.Reader, name, header string, row func(line string) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	if !sc.Scan() {
 		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("flows csv: %w", err)
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		return nil, fmt.Errorf("flows csv: empty file, want header %q", FlowsCSVHeader)
+		return fmt.Errorf("%s: empty file, want header %q", name, header)
 	}
-	if h := strings.TrimSuffix(sc.Text(), "\r"); h != FlowsCSVHeader {
-		return nil, fmt.Errorf("flows csv line 1: header %q, want %q", h, FlowsCSVHeader)
+	if h := strings.TrimSuffix(sc.Text(), "\r"); h != header {
+		return fmt.Errorf("%s line 1: header %q, want %q", name, h, header)
 	}
-	var out []FlowRecord
 	lineNo := 1
 	for sc.Scan() {
 		lineNo++
@@ -75,16 +89,14 @@ func ReadFlowsCSV(r io.Reader) ([]FlowRecord, error) {
 		if line == "" {
 			continue
 		}
-		rec, err := parseFlowRow(line)
-		if err != nil {
-			return out, fmt.Errorf("flows csv line %d: %w", lineNo, err)
+		if err := row(line); err != nil {
+			return fmt.Errorf("%s line %d: %w", name, lineNo, err)
 		}
-		out = append(out, rec)
 	}
 	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("flows csv line %d: %w", lineNo+1, err)
+		return fmt.Errorf("%s line %d: %w", name, lineNo+1, err)
 	}
-	return out, nil
+	return nil
 }
 
 func parseFlowRow(line string) (FlowRecord, error) {

@@ -5,7 +5,6 @@
 package report
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -156,49 +155,30 @@ func LoadRuns(dirs ...string) ([]*Run, error) {
 // time_ns,node,port,bytes rows with time_ns as written by
 // metrics.AppendNs). Errors name the line.
 func ReadQueueCSV(r io.Reader) ([]QueueSample, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	if !sc.Scan() {
-		if err := sc.Err(); err != nil {
-			return nil, fmt.Errorf("queue csv: %w", err)
-		}
-		return nil, fmt.Errorf("queue csv: empty file, want header %q", QueueCSVHeader)
-	}
-	if h := strings.TrimSuffix(sc.Text(), "\r"); h != QueueCSVHeader {
-		return nil, fmt.Errorf("queue csv line 1: header %q, want %q", h, QueueCSVHeader)
-	}
 	var out []QueueSample
-	lineNo := 1
-	for sc.Scan() {
-		lineNo++
-		line := strings.TrimSuffix(sc.Text(), "\r")
-		if line == "" {
-			continue
-		}
+	err := metrics.ReadCSVRows(r, "queue csv", QueueCSVHeader, func(line string) error {
 		f := strings.Split(line, ",")
 		if len(f) != 4 {
-			return out, fmt.Errorf("queue csv line %d: want 4 fields, got %d", lineNo, len(f))
+			return fmt.Errorf("want 4 fields, got %d", len(f))
 		}
 		var q QueueSample
 		var err error
 		if q.At, err = metrics.ParseNs(f[0]); err != nil {
-			return out, fmt.Errorf("queue csv line %d: time_ns: %w", lineNo, err)
+			return fmt.Errorf("time_ns: %w", err)
 		}
 		if q.Node, err = strconv.Atoi(f[1]); err != nil {
-			return out, fmt.Errorf("queue csv line %d: node %q: not an integer", lineNo, f[1])
+			return fmt.Errorf("node %q: not an integer", f[1])
 		}
 		if q.Port, err = strconv.Atoi(f[2]); err != nil {
-			return out, fmt.Errorf("queue csv line %d: port %q: not an integer", lineNo, f[2])
+			return fmt.Errorf("port %q: not an integer", f[2])
 		}
 		if q.Bytes, err = strconv.ParseInt(f[3], 10, 64); err != nil {
-			return out, fmt.Errorf("queue csv line %d: bytes %q: not an integer", lineNo, f[3])
+			return fmt.Errorf("bytes %q: not an integer", f[3])
 		}
 		out = append(out, q)
-	}
-	if err := sc.Err(); err != nil {
-		return out, fmt.Errorf("queue csv line %d: %w", lineNo+1, err)
-	}
-	return out, nil
+		return nil
+	})
+	return out, err
 }
 
 // AllPorts is the class label QueueCDFs uses when no classifier is given.
