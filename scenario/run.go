@@ -20,6 +20,10 @@ import (
 // RunOptions modify one run.
 type RunOptions struct {
 	Seed uint64 // overrides the scenario seed when non-zero
+	// Progress, if set, is called about every million events with the
+	// simulated time elapsed since the first flow start (from the run's
+	// goroutine: it must be safe for concurrent use).
+	Progress func(name string, elapsed sim.Time)
 }
 
 // Built is a simulation ready to run, with the inputs it was built from.
@@ -526,6 +530,9 @@ func (s *Scenario) RunAll(names []string, opt RunOptions, workers int, progress 
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: %w", name, err)
 				return
+			}
+			if opt.Progress != nil {
+				b.Net.Progress = func(now sim.Time) { opt.Progress(name, now-b.first) }
 			}
 			res[i] = b.Run()
 		}(i, name)

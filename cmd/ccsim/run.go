@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/sim"
 )
 
 func runCmd() *cobra.Command {
@@ -88,12 +90,12 @@ type progressLine struct {
 	on      bool
 	total   int
 	done    int
-	running map[string]bool
+	running map[string]sim.Time // running runs and their simulated time
 	start   time.Time
 }
 
 func newProgress(total int) *progressLine {
-	return &progressLine{on: term.IsTerminal(int(os.Stderr.Fd())), total: total, running: map[string]bool{}, start: time.Now()}
+	return &progressLine{on: term.IsTerminal(int(os.Stderr.Fd())), total: total, running: map[string]sim.Time{}, start: time.Now()}
 }
 
 func (p *progressLine) update(name string, finished bool) {
@@ -106,13 +108,31 @@ func (p *progressLine) update(name string, finished bool) {
 		delete(p.running, name)
 		p.done++
 	} else {
-		p.running[name] = true
+		p.running[name] = 0
 	}
-	var names []string
-	for n := range p.running {
-		names = append(names, n)
+	p.draw()
+}
+
+// simTime records a run's simulated time (called from the run goroutines).
+func (p *progressLine) simTime(name string, t sim.Time) {
+	if !p.on {
+		return
 	}
-	fmt.Fprintf(os.Stderr, "\r\033[K[%d/%d] %.1fs running: %s", p.done, p.total, time.Since(p.start).Seconds(), strings.Join(names, ","))
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if _, ok := p.running[name]; ok {
+		p.running[name] = t
+		p.draw()
+	}
+}
+
+func (p *progressLine) draw() {
+	var parts []string
+	for n, t := range p.running {
+		parts = append(parts, fmt.Sprintf("%s@%v", n, t))
+	}
+	sort.Strings(parts)
+	fmt.Fprintf(os.Stderr, "\r\033[K[%d/%d] %.1fs running: %s", p.done, p.total, time.Since(p.start).Seconds(), strings.Join(parts, " "))
 	if p.done == p.total {
 		fmt.Fprint(os.Stderr, "\r\033[K")
 	}
@@ -120,6 +140,9 @@ func (p *progressLine) update(name string, finished bool) {
 
 func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, out string, workers int) error {
 	prog := newProgress(len(s.CC))
+	if prog.on {
+		opt.Progress = prog.simTime
+	}
 	res, errs := s.RunAll(s.CC, opt, workers, prog.update)
 	failed := 0
 	for i, r := range res {
