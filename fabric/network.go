@@ -533,7 +533,13 @@ func (n *Network) transmit(pt int32, pi int32) {
 	// The last bit reaches the peer after serialization and propagation.
 	// That delay recurs (few packet sizes × few link types), so the event
 	// goes into one of the scheduler's FIFO lanes: an append, no heap work.
-	n.q.PushDelay(n.now, tx+p.Delay, evArrive, pi, uint32(p.Peer))
+	if pk.Kind != KindData || int(pk.Payload) == n.cfg.PayloadBytes {
+		n.q.PushDelay(n.now, tx+p.Delay, evArrive, pi, uint32(p.Peer))
+	} else {
+		// a flow's short last packet: its delay is rare, keep it out of
+		// the lanes (few, busy lanes keep the lane heap shallow)
+		n.q.Push(n.now+tx+p.Delay, evArrive, pi, uint32(p.Peer))
+	}
 }
 
 // arrive delivers packet pi to port in (the receiving end of its link).
