@@ -35,11 +35,10 @@ func (m PFCMode) String() string {
 
 // ECNRule holds the RED marking thresholds for egress ports of one speed.
 type ECNRule struct {
-	Bps        int64   // port speed this rule applies to
-	KminBytes  int64   // no marking at or below
-	KmaxBytes  int64   // marking with probability 1 above
-	Pmax       float64 // marking probability at Kmax
-	KminFactor float64 // unused; reserved
+	Bps       int64   // port speed this rule applies to
+	KminBytes int64   // no marking at or below
+	KmaxBytes int64   // marking with probability 1 above
+	Pmax      float64 // marking probability at Kmax
 }
 
 // Config holds the fabric-wide settings. Defaults (DefaultConfig) are the

@@ -6,7 +6,6 @@ import "github.com/ccsim/ccsim/sim"
 func (n *Network) startFlow(i int32) {
 	q := &n.QPs[i]
 	f := &n.Flows[i]
-	q.started = true
 	q.Start = f.Start
 	q.nextAvail = n.now
 	q.dataHdr = DataHeaderBytes
@@ -154,9 +153,6 @@ func (n *Network) sendData(q *QP, pt int32) {
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
 		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd, Mark: q.DataMark}
-	if n.cfg.RefECMP {
-		pk.Hash = uint32(q.SPort) | uint32(q.DPort)<<16
-	}
 	if q.SndNxt < q.maxSent {
 		q.RetxBytes += payload
 		n.Stats.Retransmits++
@@ -246,9 +242,6 @@ func (n *Network) receiveData(pi int32) {
 	pk.ECN = false
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
-	if n.cfg.RefECMP {
-		pk.Hash = uint32(q.DPort) | uint32(q.SPort)<<16
-	}
 	nd := &n.Nodes[host]
 	nd.ackQ.push(pi)
 	if kind == KindAck {
@@ -264,9 +257,6 @@ func (n *Network) receiveData(pi int32) {
 	if cnp && n.cfg.CNPAsPacket {
 		ci := n.alloc()
 		*(&n.pkts[ci]) = Packet{Kind: KindCNP, Prio: q.Prio, QP: q.ID, Src: q.Dst, Dst: q.Src, Size: CNPBytes, Hash: q.hashRev}
-		if n.cfg.RefECMP {
-			n.pkts[ci].Hash = pk.Hash
-		}
 		nd.ackQ.push(ci)
 		n.Stats.CNPs++
 	} else if cnp {

@@ -103,7 +103,6 @@ type Node struct {
 	rrLast int
 	ackQ   ring // generated ACK/NACK/CNP awaiting the NIC
 	wake   sim.Timer
-	wakeAt sim.Time
 	// switches
 	sharedUsed    int64
 	bufferBytes   int64
@@ -381,8 +380,11 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		q.lastNack = -1
 		q.lastCNP = -sim.Never / 2
 		if n.cfg.RefECMP {
-			q.hashFwd = refHashSeedless(topo.RefIP(f.Src), topo.RefIP(f.Dst), q.SPort, q.DPort)
-			q.hashRev = refHashSeedless(topo.RefIP(f.Dst), topo.RefIP(f.Src), q.DPort, q.SPort)
+			// the reference hashes (sip, dip, ports) with Murmur3 seeded by
+			// the switch id at every switch; the packet carries the ports
+			// word, the addresses come from its endpoints
+			q.hashFwd = uint32(q.SPort) | uint32(q.DPort)<<16
+			q.hashRev = uint32(q.DPort) | uint32(q.SPort)<<16
 		} else {
 			q.hashFwd = topo.FlowHash(f.Src, f.Dst, q.SPort, q.DPort, uint32(n.cfg.Seed))
 			q.hashRev = topo.FlowHash(f.Dst, f.Src, q.DPort, q.SPort, uint32(n.cfg.Seed))
@@ -402,13 +404,6 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 	n.startNext = 0
 	n.pushNextStart()
 	return nil
-}
-
-// refHashSeedless packs the reference ECMP key into a 32-bit "hash" word:
-// with RefECMP the per-switch Murmur3 is computed from the packet's
-// addresses at each switch, so here we only keep the ports word.
-func refHashSeedless(sip, dip uint32, sport, dport uint16) uint32 {
-	return uint32(sport) | uint32(dport)<<16
 }
 
 // SetStop sets the simulation end time.
@@ -434,9 +429,6 @@ func (n *Network) Run() sim.Time {
 		e := n.q.Take()
 		n.now = e.At
 		n.Stats.Events++
-		if debugTrace != nil {
-			debugTrace(e.Kind(), e.Idx, int64(e.At))
-		}
 		if n.Stats.Events&(1<<20-1) == 0 && n.Progress != nil {
 			n.Progress(n.now)
 		}

@@ -103,7 +103,6 @@ type QP struct {
 
 	Start, Finish sim.Time
 	Done          bool
-	started       bool
 
 	nextAvail   sim.Time // pacing: earliest time of the next data packet
 	maxSent     int64    // highest byte sent so far (retransmission accounting)
@@ -116,7 +115,6 @@ type QP struct {
 	nackTimer sim.Time
 	lastNack  int64
 	lastCNP   sim.Time
-	cnpSent   bool
 
 	// WantSendHook makes the fabric call Algorithm.OnSend before each packet.
 	WantSendHook bool

@@ -277,9 +277,6 @@ func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
 	pi := n.alloc()
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Hash: q.hashRev, Hop: routeCacheHops}
-	if n.cfg.RefECMP {
-		pk.Hash = uint32(q.DPort) | uint32(q.SPort)<<16
-	}
 	k := 0
 	if len(hops) > 1 {
 		k = int(n.ecmp(sw, pk) % uint32(len(hops)))

@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"time"
 
 	"github.com/ccsim/ccsim/cc"
@@ -544,14 +543,4 @@ func (s *Scenario) RunAll(names []string, opt RunOptions, workers int, progress 
 		}
 	}
 	return res, errs
-}
-
-// SortedNames returns the algorithm names of a scenario (in file order).
-func SortedNames(m map[string]bool) []string {
-	var ns []string
-	for k := range m {
-		ns = append(ns, k)
-	}
-	sort.Strings(ns)
-	return ns
 }
