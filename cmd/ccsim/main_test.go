@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsim/ccsim/cc"
+)
+
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	c := runCmd()
+	switch args[0] {
+	case "validate":
+		c = validateCmd()
+	case "list":
+		c = listCmd()
+	case "default":
+		c = defaultCmd()
+	}
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetErr(&out)
+	c.SetArgs(args[1:])
+	err := c.Execute()
+	return out.String(), err
+}
+
+func TestListShowsEveryAlgorithm(t *testing.T) {
+	out, err := run(t, "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cc.Names() {
+		if !strings.Contains(out, name+" — ") {
+			t.Errorf("list lacks %s", name)
+		}
+	}
+	if !strings.Contains(out, "rp_timer_us") || !strings.Contains(out, "300") {
+		t.Error("list lacks dcqcn's rp_timer_us default 300")
+	}
+}
+
+func TestValidateReportsEveryError(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("topology: {kind: star, hosts: 1}\nswitch: {pfc: maybe}\nworkload: {flows: [{src: 0, dst: 0, size_bytes: 10}]}\n"), 0o644)
+	out, err := run(t, "validate", bad, "../../scenarios/reference/incast20-1MB.yaml")
+	if err == nil {
+		t.Fatal("validate accepted a bad file")
+	}
+	for _, want := range []string{"topology.hosts = 1", "switch.pfc", "src and dst are both 0", "incast20-1MB.yaml: ok"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestRunWritesResultsAndTable(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload:\n  incast: {senders: [0, 1], receiver: 2, sizes_bytes: [100000]}\noutputs: {ref_fct: true}\n"), 0o644)
+	out, err := run(t, "run", scen, "--cc", "dcqcn,hpcc+win", "--out", filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, want := range []string{"dcqcn ", "hpcc+win ", "rtt_mean"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"dcqcn/summary.json", "dcqcn/flows.csv", "dcqcn/fct.txt", "hpcc+win/flows.csv"} {
+		if st, err := os.Stat(filepath.Join(dir, "res", f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s missing or empty", f)
+		}
+	}
+	// a bad algorithm name fails that run only
+	out, err = run(t, "run", scen, "--cc", "dcqcn,nosuch", "--out", filepath.Join(dir, "res2"))
+	if err == nil {
+		t.Fatal("unknown algorithm accepted")
+	}
+}
