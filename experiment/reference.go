@@ -91,6 +91,12 @@ func (r RangeComparison) String() string {
 // CompareRanges compares the p50 and p99 slowdown of the size ranges
 // (< 100 KB, 100 KB–1 MB, > 1 MB, all) of a run with a reference fct file.
 func CompareRanges(r *scenario.Result, refPath string) ([]RangeComparison, error) {
+	return CompareRangesOf(r.Summary, refPath)
+}
+
+// CompareRangesOf is CompareRanges for a summary of flow records (e.g. read
+// back from a run's flows.csv).
+func CompareRangesOf(ss metrics.FCTSummary, refPath string) ([]RangeComparison, error) {
 	f, err := os.Open(refPath)
 	if err != nil {
 		return nil, err
@@ -105,7 +111,6 @@ func CompareRanges(r *scenario.Result, refPath string) ([]RangeComparison, error
 		recs[i] = l.Record(i)
 	}
 	rs := metrics.SummarizeFlows(recs)
-	ss := r.Summary
 	var out []RangeComparison
 	for _, g := range []struct {
 		name     string

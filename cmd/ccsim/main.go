@@ -23,7 +23,7 @@ func main() {
 			return runDefault(cmd.OutOrStdout())
 		},
 	}
-	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd())
+	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd(), refCompareCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "ccsim:", err)
 		os.Exit(1)

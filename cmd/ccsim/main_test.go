@@ -83,3 +83,21 @@ func TestRunWritesResultsAndTable(t *testing.T) {
 		t.Fatal("unknown algorithm accepted")
 	}
 }
+
+func TestRefCompare(t *testing.T) {
+	dir := t.TempDir()
+	if out, err := run(t, "run", "../../scenarios/reference/incast20-1MB.yaml", "--out", dir); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	c := refCompareCmd()
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetArgs([]string{filepath.Join(dir, "dcqcn"), "../../scenarios/reference/expected/fct_incast20_1MB_dcqcn.txt"})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	// 1 MB flows fall in the 100 KB–1 MB range (inclusive upper bound)
+	if !strings.Contains(out.String(), "100KB-1MB      n    20/   20") {
+		t.Errorf("refcompare output:\n%s", out.String())
+	}
+}
