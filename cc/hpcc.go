@@ -106,13 +106,7 @@ func (h *HPCC) Start(q *fabric.QP, now sim.Time) {
 	h.CurRate = q.LineRateBps
 	h.U = 1
 	q.SetRate(q.LineRateBps)
-	switch h.c.p.Window {
-	case "variable":
-		q.SetWindow(q.BDPBytes)
-		q.VarWindow = true
-	case "fixed":
-		q.SetWindow(q.BDPBytes)
-	}
+	applyWindow(q, h.c.p.Window)
 }
 
 func (h *HPCC) record(r *fabric.IntHop) hpccHop {

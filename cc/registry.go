@@ -98,8 +98,11 @@ type windowed struct {
 
 func (w *windowed) Start(q *fabric.QP, now sim.Time) {
 	w.Algorithm.Start(q, now)
-	q.SetWindow(q.BDPBytes)
-	q.VarWindow = w.variable
+	if w.variable {
+		applyWindow(q, "variable")
+	} else {
+		applyWindow(q, "fixed")
+	}
 }
 
 // Names lists the registered algorithms in alphabetical order.

@@ -52,7 +52,7 @@ func (s *Scenario) Graph() (*topo.Graph, error) {
 	t := &s.Topology
 	switch t.Kind {
 	case "star":
-		return topo.Star(t.Hosts, int64(t.LinkGbps*1e9), sim.Time(t.LinkDelayNs*float64(sim.Nanosecond)+0.5)), nil
+		return topo.Star(t.Hosts, int64(t.LinkGbps*1e9), nsTime(t.LinkDelayNs)), nil
 	case "ns3":
 		f, err := os.Open(s.path(t.File))
 		if err != nil {
@@ -76,7 +76,7 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 	case "flows":
 		for _, f := range w.Flows {
 			flows = append(flows, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
-				Start: sim.Time(f.StartNs*float64(sim.Nanosecond) + 0.5)})
+				Start: nsTime(f.StartNs)})
 		}
 	case "ns3":
 		fh, err := os.Open(s.path(w.File))
@@ -103,7 +103,7 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 				sizes = append(sizes, in.SizesBytes[0])
 			}
 		}
-		flows = workload.Incast(in.Senders, in.Receiver, sizes, sim.Time(in.StartNs*float64(sim.Nanosecond)+0.5), in.Prio)
+		flows = workload.Incast(in.Senders, in.Receiver, sizes, nsTime(in.StartNs), in.Prio)
 	}
 	n := g.NumNodes()
 	for i, f := range flows {
@@ -154,15 +154,15 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	if h.AckHighPrio != nil {
 		c.AckHighPrio = *h.AckHighPrio
 	}
-	c.CNPInterval = sim.Time(h.CNPIntervalUs*float64(sim.Microsecond) + 0.5)
+	c.CNPInterval = usTime(h.CNPIntervalUs)
 	c.CNPAsPacket = h.CNPAsPacket
 	if h.NackIntervalUs != nil {
-		c.NackInterval = sim.Time(*h.NackIntervalUs*float64(sim.Microsecond) + 0.5)
+		c.NackInterval = usTime(*h.NackIntervalUs)
 	}
 	// rto_us: absent = auto: off in lossless fabrics (as the reference),
 	// 1 ms when PFC is off so that tail losses are repaired.
 	if h.RTOUs != nil {
-		c.RTO = sim.Time(*h.RTOUs*float64(sim.Microsecond) + 0.5)
+		c.RTO = usTime(*h.RTOUs)
 	} else if c.PFC == fabric.PFCOff {
 		c.RTO = sim.Millisecond
 	}
@@ -231,7 +231,7 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 	if first == sim.Never {
 		first = 0
 	}
-	b.stop = first + sim.Time(s.StopMs*float64(sim.Millisecond))
+	b.stop = first + msTime(s.StopMs)
 	net.SetStop(b.stop)
 	if s.Outputs.RefPFC {
 		net.OnPFC(func(ev fabric.PFCEvent) {
@@ -246,7 +246,7 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 			}
 			ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
 		}
-		net.Monitor(sim.Time(s.Outputs.QueueSampleUs*float64(sim.Microsecond)+0.5), func(n *fabric.Network, now sim.Time) {
+		net.Monitor(usTime(s.Outputs.QueueSampleUs), func(n *fabric.Network, now sim.Time) {
 			if now < first {
 				return
 			}
