@@ -21,15 +21,18 @@ import (
 
 // Event kinds of the fabric's event loop.
 const (
-	evArrive    uint8 = iota // packet Idx's last bit reaches port Arg
-	evTxDone                 // switch port Idx's transmitter is free
-	evHostWake               // host node Idx's NIC may be able to send
-	evFlowStart              // flow Idx becomes ready at its sender
-	evQPTimer                // algorithm timer of QP Idx (Arg = gen<<2 | id)
-	evRTO                    // retransmission timer of QP Idx
-	evMonitor                // periodic sampling
-	evStop                   // end of simulation
-	evFeature                // periodic switch-feature tick
+	evArrive     uint8 = iota // packet Idx's last bit reaches host port Arg
+	evArriveSw                // ... reaches switch port Arg
+	evArriveData              // ... a data packet reaches its host's port Arg
+	evArriveAck               // ... an ACK/NACK reaches its host's port Arg
+	evTxDone                  // switch port Idx's transmitter is free
+	evHostWake                // host node Idx's NIC may be able to send
+	evFlowStart               // flow Idx becomes ready at its sender
+	evQPTimer                 // algorithm timer of QP Idx (Arg = gen<<2 | id)
+	evRTO                     // retransmission timer of QP Idx
+	evMonitor                 // periodic sampling
+	evStop                    // end of simulation
+	evFeature                 // periodic switch-feature tick
 )
 
 // routeCacheHops is the number of switches per path whose forwarding
@@ -45,15 +48,16 @@ const numClasses = 8
 type Port struct {
 	// Fields are ordered hot first: the first cache lines hold what every
 	// packet touches.
-	Node      int32 // owner node
-	Peer      int32 // global index of the port at the other end
-	isSwitch  bool
-	shift     uint8 // dynamic PFC threshold = free buffer >> shift
-	rrLast    uint8
-	qMask     uint8            // bit c set: class c's queue is non-empty
-	pauseMask uint8            // bit c set: paused[c]
-	paused    [numClasses]bool // this transmitter is paused by the peer
-	pauseSent [numClasses]bool // we paused the peer for this ingress class
+	Node       int32 // owner node
+	Peer       int32 // global index of the port at the other end
+	isSwitch   bool
+	peerSwitch bool  // the port at the other end belongs to a switch
+	shift      uint8 // dynamic PFC threshold = free buffer >> shift
+	rrLast     uint8
+	qMask      uint8            // bit c set: class c's queue is non-empty
+	pauseMask  uint8            // bit c set: paused[c]
+	paused     [numClasses]bool // this transmitter is paused by the peer
+	pauseSent  [numClasses]bool // we paused the peer for this ingress class
 
 	busyUntil sim.Time // transmitter busy until
 	psPerByte sim.Time // serialization time of one byte when exact (8e12 % Bps == 0), else 0
@@ -144,6 +148,7 @@ type Network struct {
 	g      *topo.Graph
 	routes *topo.Routes
 	now    sim.Time
+	touch  int32 // sink of software prefetch loads (see switchSend)
 	q      sim.Queue
 	stopAt sim.Time
 
@@ -223,6 +228,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 			p.Node = int32(i)
 			p.Peer = n.Nodes[pr.Peer].FirstPort + int32(pr.PeerPort)
 			p.Bps, p.Delay, p.isSwitch = l.Bps, l.Delay, nd.Switch
+			p.peerSwitch = n.Nodes[pr.Peer].Switch
 			if 8*int64(sim.Second)%l.Bps == 0 {
 				p.psPerByte = sim.Time(8 * int64(sim.Second) / l.Bps)
 			}
@@ -421,20 +427,25 @@ func (n *Network) Run() sim.Time {
 	if n.featureEvery > 0 {
 		n.q.Push(n.featureEvery, evFeature, 0, 0)
 	}
-	for n.q.Len() > 0 {
-		n.q.Done()
-		if n.q.Len() == 0 {
+	for {
+		e, ok := n.q.Next()
+		if !ok {
 			break
 		}
-		e := n.q.Take()
 		n.now = e.At
 		n.Stats.Events++
 		if n.Stats.Events&(1<<20-1) == 0 && n.Progress != nil {
 			n.Progress(n.now)
 		}
 		switch e.Kind() {
+		case evArriveSw:
+			n.switchReceive(int32(e.Arg), e.Idx)
+		case evArriveData:
+			n.receiveData(e.Idx)
+		case evArriveAck:
+			n.receiveAck(e.Idx)
 		case evArrive:
-			n.arrive(e.Idx, int32(e.Arg))
+			n.hostReceive(int32(e.Arg), e.Idx)
 		case evTxDone:
 			if !n.Ports[e.Idx].txTimer.Fires(e.Arg) {
 				continue
@@ -525,21 +536,24 @@ func (n *Network) transmit(pt int32, pi int32) {
 	// The last bit reaches the peer after serialization and propagation.
 	// That delay recurs (few packet sizes × few link types), so the event
 	// goes into one of the scheduler's FIFO lanes: an append, no heap work.
+	// The event kind names the handler, so dispatch is one jump.
+	kind := evArriveSw
+	if !p.peerSwitch {
+		switch pk.Kind {
+		case KindData:
+			kind = evArriveData
+		case KindAck, KindNack:
+			kind = evArriveAck
+		default:
+			kind = evArrive
+		}
+	}
 	if pk.Kind != KindData || int(pk.Payload) == n.cfg.PayloadBytes {
-		n.q.PushDelay(n.now, tx+p.Delay, evArrive, pi, uint32(p.Peer))
+		n.q.PushDelay(n.now, tx+p.Delay, kind, pi, uint32(p.Peer))
 	} else {
 		// a flow's short last packet: its delay is rare, keep it out of
-		// the lanes (few, busy lanes keep the lane heap shallow)
-		n.q.Push(n.now+tx+p.Delay, evArrive, pi, uint32(p.Peer))
-	}
-}
-
-// arrive delivers packet pi to port in (the receiving end of its link).
-func (n *Network) arrive(pi int32, in int32) {
-	if n.Ports[in].isSwitch {
-		n.switchReceive(in, pi)
-	} else {
-		n.hostReceive(in, pi)
+		// the lanes (few, busy lanes keep the scan short)
+		n.q.Push(n.now+tx+p.Delay, kind, pi, uint32(p.Peer))
 	}
 }
 

@@ -198,6 +198,11 @@ func (n *Network) switchSend(pt int32) {
 	pi := p.q[c].pop()
 	if p.q[c].size == 0 {
 		p.qMask &^= 1 << c
+	} else {
+		// Touch the packet behind this one: a long queue's packets have
+		// left the cache, and the load overlaps with the work until this
+		// port's next dequeue (a software prefetch).
+		n.touch += n.pkts[p.q[c].front()].Size
 	}
 	pk := &n.pkts[pi]
 	size := int64(pk.Size)

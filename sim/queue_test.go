@@ -10,11 +10,25 @@ import (
 // sequence) under a random mix of Push, Pop and Take/Push/Done.
 func TestQueueOrder(t *testing.T) {
 	for seed := uint64(0); seed < 30; seed++ {
-		queueOrder(t, seed)
+		queueOrder(t, seed, []Time{0, 3, 7, 7, 20, 49})
 	}
 }
 
-func queueOrder(t *testing.T, seed uint64) {
+// TestQueueOrderManyLanes uses 100 distinct delays: more sources than the
+// linear scan handles (the winner tree), and more delays than lanes (the
+// overflow into the general heap).
+func TestQueueOrderManyLanes(t *testing.T) {
+	delays := make([]Time, 100)
+	for i := range delays {
+		delays[i] = Time(i * 5 / 4)
+	}
+	for seed := uint64(0); seed < 30; seed++ {
+		queueOrder(t, seed, delays)
+		queueOrder(t, seed, delays[:12]) // a tree of 14 sources, no overflow
+	}
+}
+
+func queueOrder(t *testing.T, seed uint64, delays []Time) {
 	r := rand.New(rand.NewPCG(7, seed))
 	var q Queue
 	type ev struct {
@@ -25,12 +39,26 @@ func queueOrder(t *testing.T, seed uint64) {
 	var got []ev
 	seq := uint64(0)
 	now := Time(0)
-	delays := []Time{0, 3, 7, 7, 20, 49}
 	// keyed timers: the live expiry of each id must come out once
 	timerLive := map[int32]ev{}
 	push := func() {
 		seq++
 		var at Time
+		if r.IntN(16) == 0 {
+			// cancel a live keyed timer
+			id := int32(r.IntN(5))
+			if old, ok := timerLive[id]; ok {
+				for i := range want {
+					if want[i] == old {
+						want = append(want[:i], want[i+1:]...)
+						break
+					}
+				}
+				delete(timerLive, id)
+			}
+			q.CancelTimer(id)
+			return
+		}
 		if r.IntN(4) == 0 {
 			id := int32(r.IntN(5))
 			at = now + Time(r.IntN(50))
@@ -62,7 +90,7 @@ func queueOrder(t *testing.T, seed uint64) {
 		push()
 	}
 	for step := 0; step < 20000; step++ {
-		if q.Len() == 0 {
+		for q.Len() == 0 {
 			push()
 		}
 		var e Event

@@ -1,68 +1,95 @@
 package sim
 
-// The scheduler combines FIFO lanes with a 4-ary heap.
+import "math/bits"
+
+// The scheduler combines FIFO lanes with two heaps.
 //
 // Most events of a packet-level fabric are scheduled a fixed delay after
 // the present: a link arrival is now + serialization + propagation, a
 // transmit completion is now + serialization, and those delays take only a
 // handful of distinct values (a few packet sizes times a few link speeds).
 // Events pushed with the same delay come out in push order, so each such
-// delay gets a FIFO lane: pushing appends, and only the lanes' heads take
-// part in ordering, through a small heap of lanes. Events at arbitrary times
-// (pacing wake-ups, timers) go into the general heap. Pop compares the two
-// heaps' tops. The order is exactly (time, insertion sequence).
+// delay gets a FIFO lane: pushing appends. Events at arbitrary times go into
+// a general 4-ary heap, and keyed timers (re-armed in place) into an indexed
+// heap.
+//
+// Each lane and each heap is a "source"; the earliest event of source s is
+// copied into hd[s], and cur names the source with the earliest head. With
+// a handful of sources (a single-switch incast has five) a new head that is
+// earlier than hd[cur] moves cur in O(1), removing the taken event marks cur
+// stale, and the next Take rescans the heads from one small array. With
+// more sources (a fat-tree fills the 64 lanes) a binary heap of the
+// non-empty sources ordered by their heads takes over: a head change sifts
+// that source up or down. The order is exactly (time, insertion
+// sequence).
 
 const maxLanes = 64
 
-// lane is a FIFO of events sharing one delay; their times are nondecreasing.
+// Source numbers: the general heap, the keyed timers, then lane i at
+// srcLane+i.
+const (
+	srcFar  = 0
+	srcTm   = 1
+	srcLane = 2
+)
+
+// empty is the head of a source with no events: it sorts after every event.
+var empty = Event{At: Never, key: ^uint64(0)}
+
+// lane is a FIFO ring of events sharing one delay; their times are
+// nondecreasing.
 type lane struct {
-	delay Time
-	buf   []Event
-	head  int
-	size  int
-	pos   int // index in the lane heap, -1 when empty
+	buf  []Event
+	mask int
+	head int
+	size int
 }
 
-func (l *lane) push(e Event) {
-	if l.size == len(l.buf) {
-		n := 2 * len(l.buf)
-		if n == 0 {
-			n = 64
-		}
-		nb := make([]Event, n)
-		for i := 0; i < l.size; i++ {
-			nb[i] = l.buf[(l.head+i)&(len(l.buf)-1)]
-		}
-		l.buf, l.head = nb, 0
+func (l *lane) grow() {
+	n := 2 * len(l.buf)
+	if n == 0 {
+		n = 64
 	}
-	l.buf[(l.head+l.size)&(len(l.buf)-1)] = e
-	l.size++
+	nb := make([]Event, n)
+	for i := 0; i < l.size; i++ {
+		nb[i] = l.buf[(l.head+i)&l.mask]
+	}
+	l.buf, l.head, l.mask = nb, 0, n-1
 }
 
-func (l *lane) front() *Event { return &l.buf[l.head] }
+// laneSlot maps a delay to its lane in a small open-addressing table.
+type laneSlot struct {
+	delay Time
+	lane  int32 // lane index + 1; 0 = free slot
+}
 
-func (l *lane) pop() {
-	l.head = (l.head + 1) & (len(l.buf) - 1)
-	l.size--
+const laneTableBits = 8 // 256 slots for at most 64 lanes: probes stay short
+
+func laneHash(delay Time) int {
+	return int(uint64(delay) * 0x9E3779B97F4A7C15 >> (64 - laneTableBits))
 }
 
 // Queue is the event scheduler. It never allocates once its storage has
 // grown. The sequence number has 56 bits (7·10^16 events).
 type Queue struct {
-	far   heap4
-	tm    timerHeap // keyed timers (SetTimer)
-	lanes []lane
-	lh    []int32 // heap of non-empty lanes ordered by their head event
-	lhAt  []Time  // head time of lh[i] (kept beside lh for cache locality)
-	lhKey []uint64
-	last  int // lane of the most recent PushDelay (a cache for the lookup)
-	seq   uint64
-	n     int
-	high  int
-	// taking: the head event has been returned by Take and not yet
-	// removed; from is its lane, or -1 for the general heap.
+	hd    []Event // earliest event of each source (empty when it has none)
+	nsrc  int     // number of sources
+	cur   int     // source of the earliest head, valid unless dirty
+	dirty bool    // the earliest head must be found again (scan mode)
+	// heap mode (when nsrc > scanMax): a binary heap of the non-empty
+	// sources ordered by head; hpos[s] is s's index in it or -1.
+	tree bool
+	hh   []int32
+	hpos []int32
+	// taking: hd[cur] has been returned by Take and not yet removed
 	taking bool
-	from   int
+	seq    uint64
+	n      int
+	high   int
+	lanes  []lane
+	far    heap4
+	tm     timerHeap // keyed timers (SetTimer)
+	ltab   [1 << laneTableBits]laneSlot
 }
 
 // Len is the number of pending events (including cancelled timers that have
@@ -72,20 +99,172 @@ func (q *Queue) Len() int { return q.n }
 // HighWater is the largest number of pending events seen.
 func (q *Queue) HighWater() int { return q.high }
 
-func (q *Queue) newEvent(at Time, kind uint8, idx int32, arg uint32) Event {
-	q.seq++
-	q.n++
-	if q.n > q.high {
-		q.high = q.n
+// scanMax is the largest number of sources found by a linear scan.
+const scanMax = 8
+
+func (q *Queue) init() {
+	if q.hd == nil {
+		q.hd = []Event{empty, empty}
+		q.nsrc = 2
 	}
-	return Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg}
+}
+
+// addSource appends an empty source (a new lane).
+func (q *Queue) addSource() {
+	q.hd = append(q.hd, empty)
+	q.nsrc++
+	if q.tree {
+		q.hpos = append(q.hpos, -1)
+	} else if q.nsrc > scanMax {
+		q.buildHeap()
+	}
+}
+
+// buildHeap switches to heap mode: a binary heap of the non-empty sources
+// ordered by their heads.
+func (q *Queue) buildHeap() {
+	q.tree = true
+	q.hh = q.hh[:0]
+	q.hpos = make([]int32, len(q.hd))
+	for s := range q.hpos {
+		q.hpos[s] = -1
+	}
+	for s := range q.hd {
+		q.fix(s)
+	}
+	q.dirty = false
+}
+
+// fix restores the heap after hd[s] changed, and sets cur.
+func (q *Queue) fix(s int) {
+	i := int(q.hpos[s])
+	switch {
+	case q.hd[s].key == empty.key:
+		if i >= 0 {
+			k := len(q.hh) - 1
+			q.hpos[s] = -1
+			if i != k {
+				m := q.hh[k]
+				q.hh[i], q.hpos[m] = m, int32(i)
+				q.hh = q.hh[:k]
+				q.heapDown(i)
+				q.heapUp(int(q.hpos[m]))
+			} else {
+				q.hh = q.hh[:k]
+			}
+		}
+	case i < 0:
+		q.hh = append(q.hh, int32(s))
+		q.hpos[s] = int32(len(q.hh) - 1)
+		q.heapUp(len(q.hh) - 1)
+	case i > 0 && less(&q.hd[s], &q.hd[q.hh[(i-1)/2]]):
+		q.heapUp(i)
+	default:
+		q.heapDown(i)
+	}
+	if len(q.hh) > 0 {
+		q.cur = int(q.hh[0])
+	} else {
+		q.cur = srcFar // an empty head: the queue is empty
+	}
+}
+
+func (q *Queue) heapUp(i int) {
+	hh, hd := q.hh, q.hd
+	s := hh[i]
+	for i > 0 {
+		p := (i - 1) / 2
+		if !less(&hd[s], &hd[hh[p]]) {
+			break
+		}
+		hh[i] = hh[p]
+		q.hpos[hh[i]] = int32(i)
+		i = p
+	}
+	hh[i] = s
+	q.hpos[s] = int32(i)
+}
+
+func (q *Queue) heapDown(i int) {
+	hh, hd := q.hh, q.hd
+	n := len(hh)
+	s := hh[i]
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && less(&hd[hh[c+1]], &hd[hh[c]]) {
+			c++
+		}
+		if !less(&hd[hh[c]], &hd[s]) {
+			break
+		}
+		hh[i] = hh[c]
+		q.hpos[hh[i]] = int32(i)
+		i = c
+	}
+	hh[i] = s
+	q.hpos[s] = int32(i)
+}
+
+// less orders events by (At, key) (At is never negative).
+func less(a, b *Event) bool {
+	_, br := bits.Sub64(a.key, b.key, 0)
+	_, br = bits.Sub64(uint64(a.At), uint64(b.At), br)
+	return br != 0
+}
+
+// headChanged records that hd[s] changed.
+func (q *Queue) headChanged(s int) {
+	if q.tree {
+		q.fix(s)
+		return
+	}
+	if s == q.cur {
+		q.dirty = true
+	} else if !q.dirty && less(&q.hd[s], &q.hd[q.cur]) {
+		q.cur = s
+	}
+}
+
+// rescan finds the source with the earliest head.
+func (q *Queue) rescan() {
+	// A predicted branch per source, not a conditional move: the moves
+	// would chain every comparison to the one before.
+	hd := q.hd[:q.nsrc]
+	q.cur = 0
+	bAt, bKey := uint64(hd[0].At), hd[0].key
+	for s := 1; s < len(hd); s++ {
+		at, key := uint64(hd[s].At), hd[s].key
+		_, br := bits.Sub64(key, bKey, 0)
+		_, br = bits.Sub64(at, bAt, br)
+		if br != 0 {
+			bAt, bKey = at, key
+			q.cur = s
+		}
+	}
+	q.dirty = false
 }
 
 // Push schedules an event at time at, which must not be earlier than the
 // event being processed. Events with equal At run in Push order.
 func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
-	e := q.newEvent(at, kind, idx, arg)
-	if q.taking && q.from == -1 {
+	q.init()
+	q.seq++
+	q.count()
+	q.pushFar(Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg})
+}
+
+func (q *Queue) count() {
+	q.n++
+	if q.n > q.high {
+		q.high = q.n
+	}
+}
+
+func (q *Queue) pushFar(e Event) {
+	if q.taking && q.cur == srcFar {
 		// The taken event is the general heap's top: put the new event in
 		// its slot and sift down, one heap walk instead of a pop and a
 		// push. Every pending event sorts after the taken one, so the heap
@@ -94,9 +273,15 @@ func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
 		q.n--
 		q.far.h[0] = e
 		q.far.down(0)
+		q.hd[srcFar] = q.far.h[0]
+		q.headChanged(srcFar)
 		return
 	}
 	q.far.push(e)
+	if q.far.h[0].key == e.key {
+		q.hd[srcFar] = e
+		q.headChanged(srcFar)
+	}
 }
 
 // PushDelay schedules an event at now + delay, where now is the time of the
@@ -104,140 +289,132 @@ func (q *Queue) Push(at Time, kind uint8, idx int32, arg uint32) {
 // delays that recur (serialization and propagation times): it costs an
 // append instead of a heap insertion.
 func (q *Queue) PushDelay(now, delay Time, kind uint8, idx int32, arg uint32) {
-	li := q.last
-	if li >= len(q.lanes) || q.lanes[li].delay != delay {
-		li = q.laneOf(delay)
-		if li < 0 {
-			q.Push(now+delay, kind, idx, arg)
+	sl := &q.ltab[laneHash(delay)]
+	if sl.delay != delay || sl.lane == 0 {
+		q.pushDelaySlow(now, delay, kind, idx, arg)
+		return
+	}
+	q.pushLane(int(sl.lane-1), now+delay, kind, idx, arg)
+}
+
+func (q *Queue) pushLane(li int, at Time, kind uint8, idx int32, arg uint32) {
+	q.seq++
+	q.n++
+	if q.n > q.high {
+		q.high = q.n
+	}
+	l := &q.lanes[li]
+	if l.size == len(l.buf) {
+		l.grow()
+	}
+	e := &l.buf[(l.head+l.size)&l.mask]
+	*e = Event{At: at, key: q.seq<<8 | uint64(kind), Idx: idx, Arg: arg}
+	l.size++
+	if l.size == 1 {
+		s := srcLane + li
+		q.hd[s] = *e
+		q.headChanged(s)
+	}
+}
+
+// pushDelaySlow finds or creates the lane of delay (the table slot was
+// taken by another delay, or the delay is new).
+func (q *Queue) pushDelaySlow(now, delay Time, kind uint8, idx int32, arg uint32) {
+	q.init()
+	h := laneHash(delay)
+	for {
+		sl := &q.ltab[h]
+		if sl.lane == 0 {
+			if len(q.lanes) == maxLanes {
+				q.Push(now+delay, kind, idx, arg)
+				return
+			}
+			q.lanes = append(q.lanes, lane{})
+			q.addSource()
+			sl.delay, sl.lane = delay, int32(len(q.lanes))
+		}
+		if sl.delay == delay {
+			q.pushLane(int(sl.lane-1), now+delay, kind, idx, arg)
 			return
 		}
-		q.last = li
+		h = (h + 1) & (len(q.ltab) - 1)
 	}
-	e := q.newEvent(now+delay, kind, idx, arg)
-	l := &q.lanes[li]
-	l.push(e)
-	if l.size == 1 {
-		q.lh = append(q.lh, int32(li))
-		q.lhAt = append(q.lhAt, e.At)
-		q.lhKey = append(q.lhKey, e.key)
-		q.laneUp(len(q.lh) - 1)
-	}
-}
-
-func (q *Queue) laneOf(delay Time) int {
-	for i := range q.lanes {
-		if q.lanes[i].delay == delay {
-			return i
-		}
-	}
-	if len(q.lanes) == maxLanes {
-		return -1
-	}
-	q.lanes = append(q.lanes, lane{delay: delay, pos: -1})
-	return len(q.lanes) - 1
-}
-
-// The lane heap keeps each lane's head (time, key) beside the lane index,
-// so ordering touches one small array instead of the lanes' buffers.
-
-func (q *Queue) laneSet(i int, li int32, at Time, key uint64) {
-	q.lh[i], q.lhAt[i], q.lhKey[i] = li, at, key
-	q.lanes[li].pos = i
-}
-
-func (q *Queue) laneUp(i int) {
-	li, at, key := q.lh[i], q.lhAt[i], q.lhKey[i]
-	for i > 0 {
-		p := (i - 1) / 2
-		if !(at < q.lhAt[p] || (at == q.lhAt[p] && key < q.lhKey[p])) {
-			break
-		}
-		q.laneSet(i, q.lh[p], q.lhAt[p], q.lhKey[p])
-		i = p
-	}
-	q.laneSet(i, li, at, key)
-}
-
-func (q *Queue) laneDown(i int) {
-	n := len(q.lh)
-	li, at, key := q.lh[i], q.lhAt[i], q.lhKey[i]
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && (q.lhAt[c+1] < q.lhAt[c] || (q.lhAt[c+1] == q.lhAt[c] && q.lhKey[c+1] < q.lhKey[c])) {
-			c++
-		}
-		if !(q.lhAt[c] < at || (q.lhAt[c] == at && q.lhKey[c] < key)) {
-			break
-		}
-		q.laneSet(i, q.lh[c], q.lhAt[c], q.lhKey[c])
-		i = c
-	}
-	q.laneSet(i, li, at, key)
 }
 
 // Take returns the earliest event; it stays pending until Done (events
 // pushed meanwhile sort after it). The queue must not be empty.
 func (q *Queue) Take() Event {
+	if q.dirty {
+		q.rescan()
+	}
 	q.taking = true
-	// the earliest of: the lane heap's top, the general heap's top, the
-	// keyed timers' top
-	best := -1
-	var be *Event
-	if len(q.far.h) > 0 {
-		be = &q.far.h[0]
+	return q.hd[q.cur]
+}
+
+// Next removes the event returned by the last Take if it is still pending
+// (Done), then takes the earliest event (Take); ok is false when the queue
+// is empty. It is the event loop's one call per event.
+func (q *Queue) Next() (e Event, ok bool) {
+	if q.taking {
+		q.done()
 	}
-	if len(q.tm.h) > 0 && (be == nil || q.tm.h[0].before(be)) {
-		be, best = &q.tm.h[0], -2
+	if q.n == 0 {
+		return Event{}, false
 	}
-	if len(q.lh) > 0 {
-		if be == nil || q.lhAt[0] < be.At || (q.lhAt[0] == be.At && q.lhKey[0] < be.key) {
-			q.from = int(q.lh[0])
-			return *q.lanes[q.lh[0]].front()
-		}
+	if q.dirty {
+		q.rescan()
 	}
-	q.from = best
-	return *be
+	q.taking = true
+	return q.hd[q.cur], true
 }
 
 // Done removes the event returned by Take.
 func (q *Queue) Done() {
-	if !q.taking {
-		return
+	if q.taking {
+		q.done()
 	}
+}
+
+func (q *Queue) done() {
 	q.taking = false
 	q.n--
-	if q.from == -2 {
-		q.tm.remove(0)
-		return
-	}
-	if q.from < 0 {
+	s := q.cur
+	switch {
+	case s >= srcLane:
+		l := &q.lanes[s-srcLane]
+		l.head = (l.head + 1) & l.mask
+		l.size--
+		if l.size > 0 {
+			q.hd[s] = l.buf[l.head]
+		} else {
+			q.hd[s] = empty
+		}
+	case s == srcFar:
 		q.far.Pop()
-		return
+		if len(q.far.h) > 0 {
+			q.hd[srcFar] = q.far.h[0]
+		} else {
+			q.hd[srcFar] = empty
+		}
+	default:
+		q.tm.remove(0)
+		if len(q.tm.h) > 0 {
+			q.hd[srcTm] = q.tm.h[0]
+		} else {
+			q.hd[srcTm] = empty
+		}
 	}
-	l := &q.lanes[q.from]
-	l.pop()
-	i := l.pos
-	if l.size > 0 {
-		f := l.front()
-		q.lhAt[i], q.lhKey[i] = f.At, f.key
-		q.laneDown(i)
-		return
-	}
-	// remove the empty lane from the lane heap
-	l.pos = -1
-	k := len(q.lh) - 1
-	if i != k {
-		moved := q.lh[k]
-		q.laneSet(i, moved, q.lhAt[k], q.lhKey[k])
-		q.lh, q.lhAt, q.lhKey = q.lh[:k], q.lhAt[:k], q.lhKey[:k]
-		q.laneDown(i)
-		q.laneUp(q.lanes[moved].pos)
+	q.headChanged(s)
+}
+
+// tmHead refreshes the keyed timers' head after their heap changed.
+func (q *Queue) tmHead() {
+	if len(q.tm.h) > 0 {
+		q.hd[srcTm] = q.tm.h[0]
 	} else {
-		q.lh, q.lhAt, q.lhKey = q.lh[:k], q.lhAt[:k], q.lhKey[:k]
+		q.hd[srcTm] = empty
 	}
+	q.headChanged(srcTm)
 }
 
 // Pop removes and returns the earliest event. The queue must not be empty.
@@ -253,21 +430,25 @@ func (q *Queue) Pop() Event {
 // counter, re-arming leaves no stale event behind. The new expiry orders
 // like a freshly pushed event (it takes a new sequence number).
 func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
-	if q.taking && q.from == -2 && q.tm.h[0].Idx == id {
+	q.init()
+	q.seq++
+	e := Event{At: at, key: q.seq<<8 | uint64(kind), Idx: id, Arg: arg}
+	if q.taking && q.cur == srcTm && q.tm.h[0].Idx == id {
 		// re-arming the timer being consumed (a periodic wake-up): the
 		// new expiry takes the consumed one's slot at the top and sinks,
 		// one heap walk instead of a removal and an insertion
 		q.taking = false
-		e := q.newEvent(at, kind, id, arg)
-		q.n-- // one consumed, one added
 		q.tm.h[0] = e
 		q.tm.down(0)
+		q.hd[srcTm] = q.tm.h[0]
+		q.headChanged(srcTm)
 		return
 	}
-	if _, ok := q.tm.armed(id); ok {
-		q.n--
+	if _, ok := q.tm.armed(id); !ok {
+		q.count()
 	}
-	q.tm.arm(q.newEvent(at, kind, id, arg))
+	q.tm.arm(e)
+	q.tmHead()
 }
 
 // CancelTimer disarms keyed timer id.
@@ -275,14 +456,12 @@ func (q *Queue) CancelTimer(id int32) {
 	if int(id) >= len(q.tm.pos) || q.tm.pos[id] < 0 {
 		return
 	}
-	if q.taking && q.from == -2 && q.tm.h[0].Idx == id {
+	if q.taking && q.cur == srcTm && q.tm.h[0].Idx == id {
 		q.taking = false
-		q.n--
-		q.tm.remove(0)
-		return
 	}
 	q.tm.remove(int(q.tm.pos[id]))
 	q.n--
+	q.tmHead()
 }
 
 // TimerAt reports whether keyed timer id is armed and its expiry.
@@ -301,17 +480,7 @@ func (q *Queue) Reserve(n int) uint64 {
 
 // PushSeq schedules an event with a sequence number from Reserve.
 func (q *Queue) PushSeq(at Time, seq uint64, kind uint8, idx int32, arg uint32) {
-	q.n++
-	if q.n > q.high {
-		q.high = q.n
-	}
-	e := Event{At: at, key: seq<<8 | uint64(kind), Idx: idx, Arg: arg}
-	if q.taking && q.from == -1 {
-		q.taking = false
-		q.n--
-		q.far.h[0] = e
-		q.far.down(0)
-		return
-	}
-	q.far.push(e)
+	q.init()
+	q.count()
+	q.pushFar(Event{At: at, key: seq<<8 | uint64(kind), Idx: idx, Arg: arg})
 }
