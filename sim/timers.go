@@ -61,6 +61,41 @@ func (t *timerHeap) down(i int) {
 	t.set(i, e)
 }
 
+// replaceTop puts e in place of the top entry (whose timer must be e's or
+// already forgotten) and restores the order bottom-up: the hole follows the
+// least child down to a leaf (three comparisons per level, none against e),
+// then e rises from there. A re-armed wake-up is usually among the latest
+// expiries, so it rarely rises at all.
+func (t *timerHeap) replaceTop(e Event) {
+	h := t.h
+	n := len(h)
+	i := 0
+	for {
+		c := 4*i + 1
+		if c >= n {
+			break
+		}
+		m := c
+		end := min(c+4, n)
+		for j := c + 1; j < end; j++ {
+			if h[j].before(&h[m]) {
+				m = j
+			}
+		}
+		t.set(i, h[m])
+		i = m
+	}
+	for i > 0 {
+		p := (i - 1) >> 2
+		if !e.before(&h[p]) {
+			break
+		}
+		t.set(i, h[p])
+		i = p
+	}
+	t.set(i, e)
+}
+
 // arm sets timer e.Idx to e (insert or update in place).
 func (t *timerHeap) arm(e Event) {
 	t.ensure(e.Idx)

@@ -438,8 +438,7 @@ func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
 		// new expiry takes the consumed one's slot at the top and sinks,
 		// one heap walk instead of a removal and an insertion
 		q.taking = false
-		q.tm.h[0] = e
-		q.tm.down(0)
+		q.tm.replaceTop(e)
 		q.hd[srcTm] = q.tm.h[0]
 		q.headChanged(srcTm)
 		return
