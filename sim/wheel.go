@@ -19,8 +19,9 @@ import "math/bits"
 // earlier than hd[cur] moves cur in O(1), removing the taken event marks cur
 // stale, and the next Take rescans the heads from one small array. With
 // more sources (a fat-tree fills the 64 lanes) a binary heap of the
-// non-empty sources ordered by their heads takes over: a head change sifts
-// that source up or down. The order is exactly (time, insertion
+// non-empty lanes ordered by their heads takes over: a lane's head change
+// sifts it up or down, and Take compares the heap's top with the general
+// heap's and the keyed timers'. The order is exactly (time, insertion
 // sequence).
 
 const maxLanes = 64
@@ -77,7 +78,7 @@ type Queue struct {
 	cur   int     // source of the earliest head, valid unless dirty
 	dirty bool    // the earliest head must be found again (scan mode)
 	// heap mode (when nsrc > scanMax): a binary heap of the non-empty
-	// sources ordered by head; hpos[s] is s's index in it or -1.
+	// lanes ordered by head; hpos[s] is source s's index in it or -1.
 	tree bool
 	hh   []int32
 	hpos []int32
@@ -120,8 +121,8 @@ func (q *Queue) addSource() {
 	}
 }
 
-// buildHeap switches to heap mode: a binary heap of the non-empty sources
-// ordered by their heads.
+// buildHeap switches to heap mode: a binary heap of the non-empty lanes
+// ordered by their heads; Take compares its top with the two heaps' tops.
 func (q *Queue) buildHeap() {
 	q.tree = true
 	q.hh = q.hh[:0]
@@ -129,13 +130,13 @@ func (q *Queue) buildHeap() {
 	for s := range q.hpos {
 		q.hpos[s] = -1
 	}
-	for s := range q.hd {
+	for s := srcLane; s < len(q.hd); s++ {
 		q.fix(s)
 	}
-	q.dirty = false
+	q.dirty = true
 }
 
-// fix restores the heap after hd[s] changed, and sets cur.
+// fix restores the heap after the head of lane source s changed.
 func (q *Queue) fix(s int) {
 	i := int(q.hpos[s])
 	switch {
@@ -161,11 +162,6 @@ func (q *Queue) fix(s int) {
 		q.heapUp(i)
 	default:
 		q.heapDown(i)
-	}
-	if len(q.hh) > 0 {
-		q.cur = int(q.hh[0])
-	} else {
-		q.cur = srcFar // an empty head: the queue is empty
 	}
 }
 
@@ -218,7 +214,10 @@ func less(a, b *Event) bool {
 // headChanged records that hd[s] changed.
 func (q *Queue) headChanged(s int) {
 	if q.tree {
-		q.fix(s)
+		if s >= srcLane {
+			q.fix(s)
+		}
+		q.dirty = true
 		return
 	}
 	if s == q.cur {
@@ -230,6 +229,19 @@ func (q *Queue) headChanged(s int) {
 
 // rescan finds the source with the earliest head.
 func (q *Queue) rescan() {
+	if q.tree {
+		// the earliest of the general heap, the keyed timers and the
+		// lanes' heap
+		c := srcFar
+		if less(&q.hd[srcTm], &q.hd[c]) {
+			c = srcTm
+		}
+		if len(q.hh) > 0 && less(&q.hd[q.hh[0]], &q.hd[c]) {
+			c = int(q.hh[0])
+		}
+		q.cur, q.dirty = c, false
+		return
+	}
 	// A predicted branch per source, not a conditional move: the moves
 	// would chain every comparison to the one before.
 	hd := q.hd[:q.nsrc]
