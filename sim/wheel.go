@@ -242,21 +242,18 @@ func (q *Queue) rescan() {
 		q.cur, q.dirty = c, false
 		return
 	}
-	// A predicted branch per source, not a conditional move: the moves
-	// would chain every comparison to the one before.
+	// Predicted branches, not conditional moves (which would chain every
+	// comparison to the one before); the sequence is read only on a tie.
 	hd := q.hd[:q.nsrc]
-	q.cur = 0
-	bAt, bKey := uint64(hd[0].At), hd[0].key
+	c := 0
+	b := &hd[0]
 	for s := 1; s < len(hd); s++ {
-		at, key := uint64(hd[s].At), hd[s].key
-		_, br := bits.Sub64(key, bKey, 0)
-		_, br = bits.Sub64(at, bAt, br)
-		if br != 0 {
-			bAt, bKey = at, key
-			q.cur = s
+		e := &hd[s]
+		if e.At < b.At || (e.At == b.At && e.key < b.key) {
+			b, c = e, s
 		}
 	}
-	q.dirty = false
+	q.cur, q.dirty = c, false
 }
 
 // Push schedules an event at time at, which must not be earlier than the
