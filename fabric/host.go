@@ -77,7 +77,10 @@ func (n *Network) hostSend(h int32) {
 	qps := nd.qps
 	m := len(qps)
 	for k := 1; k <= m; k++ {
-		j := (nd.rrLast + k) % m
+		j := nd.rrLast + k // (rrLast + k) mod m, without a division
+		if j >= m {
+			j -= m
+		}
 		q := &n.QPs[qps[j]]
 		if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
 			continue
@@ -163,7 +166,11 @@ func (n *Network) sendData(q *QP, pt int32) {
 	q.TxPackets++
 	q.TxBytes += payload
 	q.lastPktSize = size
-	q.nextAvail = n.now + sim.TxTime(int64(size), q.RateBps)
+	if size != q.paceSize || q.RateBps != q.paceBps {
+		q.paceSize, q.paceBps = size, q.RateBps
+		q.paceGap = sim.TxTime(int64(size), q.RateBps)
+	}
+	q.nextAvail = n.now + q.paceGap
 	n.Stats.DataTxPackets++
 	n.Stats.DataTxBytes += payload
 	n.transmit(pt, pi)

@@ -104,8 +104,13 @@ type QP struct {
 	Start, Finish sim.Time
 	Done          bool
 
-	nextAvail   sim.Time // pacing: earliest time of the next data packet
-	maxSent     int64    // highest byte sent so far (retransmission accounting)
+	nextAvail sim.Time // pacing: earliest time of the next data packet
+	// pacing gap of the last packet size at the last rate (a division
+	// saved while the rate holds)
+	paceSize    int32
+	paceBps     int64
+	paceGap     sim.Time
+	maxSent     int64 // highest byte sent so far (retransmission accounting)
 	lastPktSize int32
 	dataHdr     int32 // data header bytes (48 + INT/timestamp extensions)
 	ackSize     int32
