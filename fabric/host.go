@@ -131,7 +131,9 @@ func (n *Network) armNext(h int32) {
 }
 
 // armWakeTx is armWake for the end of the transmission just started: that
-// delay is a serialization time, which recurs, so it uses a FIFO lane.
+// delay is a serialization time, which recurs, so it uses a FIFO lane,
+// unless the packet was a flow's short last one (whose odd sizes would
+// each take a lane).
 func (n *Network) armWakeTx(h int32, at sim.Time) {
 	nd := &n.Nodes[h]
 	if t, ok := nd.wake.Armed(); ok && t <= at {
@@ -139,7 +141,11 @@ func (n *Network) armWakeTx(h int32, at sim.Time) {
 	}
 	g := nd.wake.Arm(at)
 	n.q.CancelTimer(h) // a pending keyed wake-up is now stale
-	n.q.PushDelay(n.now, at-n.now, evHostWake, h, g)
+	if n.Ports[nd.FirstPort].txOdd {
+		n.q.Push(at, evHostWake, h, g)
+	} else {
+		n.q.PushDelay(n.now, at-n.now, evHostWake, h, g)
+	}
 }
 
 // sendData starts the next data packet of QP q on host port pt.

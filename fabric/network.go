@@ -52,6 +52,7 @@ type Port struct {
 	Peer       int32 // global index of the port at the other end
 	isSwitch   bool
 	peerSwitch bool  // the port at the other end belongs to a switch
+	txOdd      bool  // the packet being sent is a flow's short last one
 	shift      uint8 // dynamic PFC threshold = free buffer >> shift
 	rrLast     uint8
 	qMask      uint8            // bit c set: class c's queue is non-empty
@@ -548,7 +549,8 @@ func (n *Network) transmit(pt int32, pi int32) {
 			kind = evArrive
 		}
 	}
-	if pk.Kind != KindData || int(pk.Payload) == n.cfg.PayloadBytes {
+	p.txOdd = pk.Kind == KindData && int(pk.Payload) != n.cfg.PayloadBytes
+	if !p.txOdd {
 		n.q.PushDelay(n.now, tx+p.Delay, kind, pi, uint32(p.Peer))
 	} else {
 		// a flow's short last packet: its delay is rare, keep it out of

@@ -14,9 +14,9 @@ func TestQueueOrder(t *testing.T) {
 	}
 }
 
-// TestQueueOrderManyLanes uses 100 distinct delays: more sources than the
-// linear scan handles (the winner tree), and more delays than lanes (the
-// overflow into the general heap).
+// TestQueueOrderManyLanes uses up to 100 distinct delays: more sources than
+// the linear scan handles (the heap of lanes), and more delays than lanes
+// (the overflow into the general heap).
 func TestQueueOrderManyLanes(t *testing.T) {
 	delays := make([]Time, 100)
 	for i := range delays {
@@ -24,7 +24,8 @@ func TestQueueOrderManyLanes(t *testing.T) {
 	}
 	for seed := uint64(0); seed < 30; seed++ {
 		queueOrder(t, seed, delays)
-		queueOrder(t, seed, delays[:12]) // a tree of 14 sources, no overflow
+		queueOrder(t, seed, delays[:10]) // 12 sources: the largest scan
+		queueOrder(t, seed, delays[:12]) // 14 sources: the heap, no overflow
 	}
 }
 

@@ -15,14 +15,14 @@ import "math/bits"
 //
 // Each lane and each heap is a "source"; the earliest event of source s is
 // copied into hd[s], and cur names the source with the earliest head. With
-// a handful of sources (a single-switch incast has five) a new head that is
-// earlier than hd[cur] moves cur in O(1), removing the taken event marks cur
-// stale, and the next Take rescans the heads from one small array. With
-// more sources (a fat-tree fills the 64 lanes) a binary heap of the
-// non-empty lanes ordered by their heads takes over: a lane's head change
-// sifts it up or down, and Take compares the heap's top with the general
-// heap's and the keyed timers'. The order is exactly (time, insertion
-// sequence).
+// up to scanMax sources (a single-switch incast has five, the 320-host
+// fat-tree ten) a new head that is earlier than hd[cur] moves cur in O(1),
+// removing the taken event marks cur stale, and the next Take rescans the
+// heads from one small array. With more sources (many link speeds and
+// delays, up to 64 lanes) a binary heap of the non-empty lanes ordered by
+// their heads takes over: a lane's head change sifts it up or down, and
+// Take compares the heap's top with the general heap's and the keyed
+// timers'. The order is exactly (time, insertion sequence).
 
 const maxLanes = 64
 
@@ -101,7 +101,7 @@ func (q *Queue) Len() int { return q.n }
 func (q *Queue) HighWater() int { return q.high }
 
 // scanMax is the largest number of sources found by a linear scan.
-const scanMax = 8
+const scanMax = 12
 
 func (q *Queue) init() {
 	if q.hd == nil {
