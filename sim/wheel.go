@@ -145,9 +145,9 @@ func (q *Queue) fix(s int) {
 			k := len(q.hh) - 1
 			q.hpos[s] = -1
 			if i != k {
-				m := q.hh[k]
-				q.hh[i], q.hpos[m] = m, int32(i)
+				q.put(i, q.hh[k])
 				q.hh = q.hh[:k]
+				m := q.hh[i]
 				q.heapDown(i)
 				q.heapUp(int(q.hpos[m]))
 			} else {
@@ -155,8 +155,8 @@ func (q *Queue) fix(s int) {
 			}
 		}
 	case i < 0:
-		q.hh = append(q.hh, int32(s))
-		q.hpos[s] = int32(len(q.hh) - 1)
+		q.hh = append(q.hh, 0)
+		q.put(len(q.hh)-1, int32(s))
 		q.heapUp(len(q.hh) - 1)
 	case i > 0 && less(&q.hd[s], &q.hd[q.hh[(i-1)/2]]):
 		q.heapUp(i)
@@ -173,11 +173,15 @@ func (q *Queue) heapUp(i int) {
 		if !less(&hd[s], &hd[hh[p]]) {
 			break
 		}
-		hh[i] = hh[p]
-		q.hpos[hh[i]] = int32(i)
+		q.put(i, hh[p])
 		i = p
 	}
-	hh[i] = s
+	q.put(i, s)
+}
+
+// put places lane source s at index i of the lanes' heap.
+func (q *Queue) put(i int, s int32) {
+	q.hh[i] = s
 	q.hpos[s] = int32(i)
 }
 
@@ -196,12 +200,10 @@ func (q *Queue) heapDown(i int) {
 		if !less(&hd[hh[c]], &hd[s]) {
 			break
 		}
-		hh[i] = hh[c]
-		q.hpos[hh[i]] = int32(i)
+		q.put(i, hh[c])
 		i = c
 	}
-	hh[i] = s
-	q.hpos[s] = int32(i)
+	q.put(i, s)
 }
 
 // less orders events by (At, key) (At is never negative).
