@@ -30,6 +30,26 @@ func TestQueueOrderManyLanes(t *testing.T) {
 }
 
 func queueOrder(t *testing.T, seed uint64, delays []Time) {
+	queueOrderTimers(t, seed, delays, 5)
+}
+
+// TestQueueOrderManyTimers arms up to 80 keyed timers: beyond the sorted
+// ring's capacity (32), so the timers move into the heap.
+func TestQueueOrderManyTimers(t *testing.T) {
+	heaps := 0
+	for seed := uint64(0); seed < 30; seed++ {
+		if queueOrderTimers(t, seed, []Time{0, 3, 7, 20}, 80) {
+			heaps++
+		}
+		queueOrderTimers(t, seed, []Time{0, 3, 7, 20}, 33)
+	}
+	if heaps == 0 {
+		t.Fatal("no run armed more timers than the ring holds")
+	}
+}
+
+// queueOrderTimers reports whether the keyed timers ended up in the heap.
+func queueOrderTimers(t *testing.T, seed uint64, delays []Time, timers int) (heap bool) {
 	r := rand.New(rand.NewPCG(7, seed))
 	var q Queue
 	type ev struct {
@@ -47,7 +67,7 @@ func queueOrder(t *testing.T, seed uint64, delays []Time) {
 		var at Time
 		if r.IntN(16) == 0 {
 			// cancel a live keyed timer
-			id := int32(r.IntN(5))
+			id := int32(r.IntN(timers))
 			if old, ok := timerLive[id]; ok {
 				for i := range want {
 					if want[i] == old {
@@ -61,7 +81,7 @@ func queueOrder(t *testing.T, seed uint64, delays []Time) {
 			return
 		}
 		if r.IntN(4) == 0 {
-			id := int32(r.IntN(5))
+			id := int32(r.IntN(timers))
 			at = now + Time(r.IntN(50))
 			if old, ok := timerLive[id]; ok {
 				// the old expiry is replaced: drop it from want
@@ -120,6 +140,7 @@ func queueOrder(t *testing.T, seed uint64, delays []Time) {
 			push()
 		}
 	}
+	heap = q.tm.heap
 	for q.Len() > 0 {
 		e := q.Pop()
 		got = append(got, ev{e.At, idOf(e)})
@@ -135,6 +156,7 @@ func queueOrder(t *testing.T, seed uint64, delays []Time) {
 			t.Fatalf("event %d: got %+v want %+v", i, got[i], want[i])
 		}
 	}
+	return heap
 }
 
 // idOf recovers the test's sequence number from an event: Idx for pushed

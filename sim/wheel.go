@@ -408,9 +408,9 @@ func (q *Queue) done() {
 			q.hd[srcFar] = empty
 		}
 	default:
-		q.tm.remove(0)
-		if len(q.tm.h) > 0 {
-			q.hd[srcTm] = q.tm.h[0]
+		q.tm.pop()
+		if q.tm.size() > 0 {
+			q.hd[srcTm] = *q.tm.top()
 		} else {
 			q.hd[srcTm] = empty
 		}
@@ -420,8 +420,8 @@ func (q *Queue) done() {
 
 // tmHead refreshes the keyed timers' head after their heap changed.
 func (q *Queue) tmHead() {
-	if len(q.tm.h) > 0 {
-		q.hd[srcTm] = q.tm.h[0]
+	if q.tm.size() > 0 {
+		q.hd[srcTm] = *q.tm.top()
 	} else {
 		q.hd[srcTm] = empty
 	}
@@ -444,13 +444,13 @@ func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
 	q.init()
 	q.seq++
 	e := Event{At: at, key: q.seq<<8 | uint64(kind), Idx: id, Arg: arg}
-	if q.taking && q.cur == srcTm && q.tm.h[0].Idx == id {
+	if q.taking && q.cur == srcTm && q.tm.top().Idx == id {
 		// re-arming the timer being consumed (a periodic wake-up): the
 		// new expiry takes the consumed one's slot at the top and sinks,
 		// one heap walk instead of a removal and an insertion
 		q.taking = false
 		q.tm.replaceTop(e)
-		q.hd[srcTm] = q.tm.h[0]
+		q.hd[srcTm] = *q.tm.top()
 		q.headChanged(srcTm)
 		return
 	}
@@ -463,13 +463,13 @@ func (q *Queue) SetTimer(id int32, at Time, kind uint8, arg uint32) {
 
 // CancelTimer disarms keyed timer id.
 func (q *Queue) CancelTimer(id int32) {
-	if int(id) >= len(q.tm.pos) || q.tm.pos[id] < 0 {
+	if _, ok := q.tm.armed(id); !ok {
 		return
 	}
-	if q.taking && q.cur == srcTm && q.tm.h[0].Idx == id {
+	if q.taking && q.cur == srcTm && q.tm.top().Idx == id {
 		q.taking = false
 	}
-	q.tm.remove(int(q.tm.pos[id]))
+	q.tm.cancel(id)
 	q.n--
 	q.tmHead()
 }
