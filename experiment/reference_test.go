@@ -78,3 +78,26 @@ func TestFatTreeFidelityHPCC(t *testing.T) {
 		t.Errorf("%d flows unfinished", r.Summary.Unfinished)
 	}
 }
+
+// BenchmarkFat320HPCC2ms is the multi-switch counterpart of the fabric's
+// incast benchmarks: the reference fat-tree run (hpcc, reference ECMP)
+// stopped 2 ms after the first flow starts (about 1300 flows started, 14 M
+// events). go test ./experiment -run X -bench Fat320 -benchmem
+func BenchmarkFat320HPCC2ms(b *testing.B) {
+	s, err := scenario.Load("../scenarios/reference/fat320-websearch30.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.StopMs = 2
+	var events int64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		built, err := s.Build("hpcc", scenario.RunOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		events = built.Run().Events
+	}
+	b.ReportMetric(float64(events), "events/op")
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+}

@@ -266,6 +266,12 @@ func (n *Network) Config() *Config { return &n.cfg }
 // Graph returns the topology.
 func (n *Network) Graph() *topo.Graph { return n.g }
 
+// PathInfo describes the first equal-cost path from src to dst (the one
+// the ideal FCT assumes), from the precomputed routes.
+func (n *Network) PathInfo(src, dst int) topo.PathInfo {
+	return n.routes.PathInfo(src, dst, n.cfg.PayloadBytes)
+}
+
 // Now is the current simulated time.
 func (n *Network) Now() sim.Time { return n.now }
 

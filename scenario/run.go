@@ -384,7 +384,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 	for i := range n.QPs {
 		q := &n.QPs[i]
 		f := &b.Flows[i]
-		pi := b.Graph.PathInfo(f.Src, f.Dst, payload)
+		pi := n.PathInfo(f.Src, f.Dst)
 		rec := metrics.FlowRecord{ID: i, Src: f.Src, Dst: f.Dst, SPort: int(q.SPort), DPort: int(q.DPort), Prio: f.Prio,
 			SizeBytes: f.SizeBytes, Start: f.Start, IdealFCT: topo.IdealFCT(pi, f.SizeBytes, payload, fabric.DataHeaderBytes), Done: q.Done}
 		if q.Done {
