@@ -440,6 +440,11 @@ func (n *Network) Run() sim.Time {
 			break
 		}
 		n.now = e.At
+		if f, ok := n.q.Following(); ok && f.Kind() <= evArriveAck {
+			// the packet of an arrival about to come has likely left the
+			// cache since it was sent; start loading it now
+			n.touch += n.pkts[f.Idx].Size
+		}
 		n.Stats.Events++
 		if n.Stats.Events&(1<<20-1) == 0 && n.Progress != nil {
 			n.Progress(n.now)

@@ -379,6 +379,20 @@ func (q *Queue) Next() (e Event, ok bool) {
 	return q.hd[q.cur], true
 }
 
+// Following returns the event queued behind the taken one in its lane,
+// if any: most likely among the next events to run, so an owner can touch
+// what it will need (e.g. a packet) while the current event runs.
+func (q *Queue) Following() (e *Event, ok bool) {
+	if !q.taking || q.cur < srcLane {
+		return nil, false
+	}
+	l := &q.lanes[q.cur-srcLane]
+	if l.size < 2 {
+		return nil, false
+	}
+	return &l.buf[(l.head+1)&l.mask], true
+}
+
 // Done removes the event returned by Take.
 func (q *Queue) Done() {
 	if q.taking {
