@@ -10,8 +10,8 @@ import "math/bits"
 // handful of distinct values (a few packet sizes times a few link speeds).
 // Events pushed with the same delay come out in push order, so each such
 // delay gets a FIFO lane: pushing appends. Events at arbitrary times go into
-// a general 4-ary heap, and keyed timers (re-armed in place) into an indexed
-// heap.
+// a general 4-ary heap, and keyed timers (re-armed in place) into a sorted
+// ring or, when many are armed, an indexed heap (timers.go).
 //
 // Each lane and each heap is a "source"; the earliest event of source s is
 // copied into hd[s], and cur names the source with the earliest head. With
@@ -76,12 +76,12 @@ type Queue struct {
 	hd    []Event // earliest event of each source (empty when it has none)
 	nsrc  int     // number of sources
 	cur   int     // source of the earliest head, valid unless dirty
-	dirty bool    // the earliest head must be found again (scan mode)
+	dirty bool    // cur must be found again
 	// heap mode (when nsrc > scanMax): a binary heap of the non-empty
 	// lanes ordered by head; hpos[s] is source s's index in it or -1.
-	tree bool
-	hh   []int32
-	hpos []int32
+	lanesHeaped bool
+	hh          []int32
+	hpos        []int32
 	// taking: hd[cur] has been returned by Take and not yet removed
 	taking bool
 	seq    uint64
@@ -114,7 +114,7 @@ func (q *Queue) init() {
 func (q *Queue) addSource() {
 	q.hd = append(q.hd, empty)
 	q.nsrc++
-	if q.tree {
+	if q.lanesHeaped {
 		q.hpos = append(q.hpos, -1)
 	} else if q.nsrc > scanMax {
 		q.buildHeap()
@@ -124,7 +124,7 @@ func (q *Queue) addSource() {
 // buildHeap switches to heap mode: a binary heap of the non-empty lanes
 // ordered by their heads; Take compares its top with the two heaps' tops.
 func (q *Queue) buildHeap() {
-	q.tree = true
+	q.lanesHeaped = true
 	q.hh = q.hh[:0]
 	q.hpos = make([]int32, len(q.hd))
 	for s := range q.hpos {
@@ -215,7 +215,7 @@ func less(a, b *Event) bool {
 
 // headChanged records that hd[s] changed.
 func (q *Queue) headChanged(s int) {
-	if q.tree {
+	if q.lanesHeaped {
 		if s >= srcLane {
 			q.fix(s)
 		}
@@ -231,7 +231,7 @@ func (q *Queue) headChanged(s int) {
 
 // rescan finds the source with the earliest head.
 func (q *Queue) rescan() {
-	if q.tree {
+	if q.lanesHeaped {
 		// the earliest of the general heap, the keyed timers and the
 		// lanes' heap
 		c := srcFar
