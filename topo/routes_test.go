@@ -367,3 +367,32 @@ func BenchmarkRoutesPathInfoFat(b *testing.B) {
 		r.PathInfo(297, 179, 1000)
 	}
 }
+
+// TestRoutesPathInfoMatchesGraph checks, on the reference fat-tree and an
+// oversubscribed leaf-spine with two link speeds, that the precomputed
+// routes give every sampled host pair the same path (nodes, hops, rates,
+// delays) as the graph's own breadth-first walk. The run's ideal FCTs use
+// the routes.
+func TestRoutesPathInfoMatchesGraph(t *testing.T) {
+	ls, err := LeafSpine(LeafSpineParams{Spines: 4, Leaves: 6, HostsPerLeaf: 8, HostBps: 25e9, FabricBps: 100e9,
+		HostDelay: 1000 * sim.Nanosecond, FabricDelay: 2000 * sim.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*Graph{"fat320": RefFat320(), "leaf-spine": ls} {
+		r := g.NextHops()
+		var hosts []int
+		for i, k := range g.Kinds {
+			if k == Host {
+				hosts = append(hosts, i)
+			}
+		}
+		for k := 0; k < 300; k++ {
+			src, dst := hosts[(k*37)%len(hosts)], hosts[(k*101+7)%len(hosts)]
+			want, got := g.PathInfo(src, dst, 1000), r.PathInfo(src, dst, 1000)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: PathInfo(%d, %d): routes %+v, graph %+v", name, src, dst, got, want)
+			}
+		}
+	}
+}
