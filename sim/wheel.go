@@ -23,6 +23,13 @@ import "math/bits"
 // their heads takes over: a lane's head change sifts it up or down, and
 // Take compares the heap's top with the general heap's and the keyed
 // timers'. The order is exactly (time, insertion sequence).
+//
+// Measured against this design on the 20 × 10 MB incast and found slower:
+// a winner tree over all sources (its replay is a serial chain), branch-free
+// argmin scans (cmov chains, packed time|source minima), keeping the sources
+// sorted (insertion instead of a scan), tracking the second-earliest source
+// to skip scans, and a lane heap with the two heaps compared separately for
+// few sources.
 
 const maxLanes = 64
 
