@@ -3,7 +3,6 @@ package fabric_test
 import (
 	"testing"
 
-	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
@@ -13,26 +12,11 @@ import (
 // buildIncast builds the reference 20-to-1 incast (100 Gb/s, 1 µs, 32 MiB,
 // dynamic PFC, dcqcn ECN thresholds) with flows of size bytes.
 func buildIncast(tb testing.TB, size int64, algo string) *fabric.Network {
-	g := topo.Star(21, 100e9, sim.Microsecond)
-	n, err := fabric.New(g, fabric.DefaultConfig())
-	if err != nil {
-		tb.Fatal(err)
-	}
 	flows := make([]workload.Flow, 20)
 	for i := range flows {
 		flows[i] = workload.Flow{Src: i, Dst: 20, Prio: 3, SizeBytes: size, Start: 2 * sim.Second}
 	}
-	spec, err := cc.Lookup(algo)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ctor, req := spec.New(spec.Defaults())
-	n.SetRequirements(req)
-	if err := n.AddFlows(flows, nil); err != nil {
-		tb.Fatal(err)
-	}
-	n.SetAlgorithm(ctor)
-	return n
+	return buildCC(tb, topo.Star(21, 100e9, sim.Microsecond), fabric.DefaultConfig(), flows, algo)
 }
 
 func benchIncast(b *testing.B, size int64, algo string) {

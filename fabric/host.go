@@ -256,25 +256,6 @@ func (n *Network) receiveData(pi int32) {
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
 	nd := &n.Nodes[host]
-	if kind == KindAck && !notify && !(cnp && n.cfg.CNPAsPacket) && nd.ackQ.size == 0 {
-		// the common case, what hostSend would do with this ACK alone in
-		// the queue: send it now if the NIC is free and its class is not
-		// paused
-		n.Stats.AckPackets++
-		if cnp {
-			n.Stats.CNPs++
-		}
-		pt := nd.FirstPort
-		p := &n.Ports[pt]
-		if n.now >= p.busyUntil && (n.cfg.AckHighPrio || pk.Prio == 0 || !p.paused[pk.Prio]) {
-			n.transmit(pt, pi)
-			n.armNext(host)
-			return
-		}
-		nd.ackQ.push(pi)
-		n.hostSend(host)
-		return
-	}
 	nd.ackQ.push(pi)
 	if kind == KindAck {
 		n.Stats.AckPackets++

@@ -261,7 +261,8 @@ func (n *Network) switchSend(pt int32) {
 	if p.qTotal > 0 {
 		// re-arming makes any older pending transmit-complete stale; the
 		// delay is a serialization time, so it goes into a FIFO lane
-		if pk.Kind != KindData || int(pk.Payload) == n.cfg.PayloadBytes {
+		// (unless transmit found the packet a short last one)
+		if !p.txOdd {
 			n.q.PushDelay(n.now, p.busyUntil-n.now, evTxDone, pt, p.txTimer.Arm(p.busyUntil))
 		} else {
 			n.q.Push(p.busyUntil, evTxDone, pt, p.txTimer.Arm(p.busyUntil))

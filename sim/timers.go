@@ -147,15 +147,8 @@ func (t *timerHeap) replaceTop(e Event) {
 		t.set(i, h[m])
 		i = m
 	}
-	for i > 0 {
-		p := (i - 1) >> 2
-		if !e.before(&h[p]) {
-			break
-		}
-		t.set(i, h[p])
-		i = p
-	}
 	t.set(i, e)
+	t.up(i)
 }
 
 // arm sets timer e.Idx to e (insert or update in place).

@@ -1,7 +1,5 @@
 package sim
 
-import "math/bits"
-
 // The scheduler combines FIFO lanes with two heaps.
 //
 // Most events of a packet-level fabric are scheduled a fixed delay after
@@ -165,7 +163,7 @@ func (q *Queue) fix(s int) {
 		q.hh = append(q.hh, 0)
 		q.put(len(q.hh)-1, int32(s))
 		q.heapUp(len(q.hh) - 1)
-	case i > 0 && less(&q.hd[s], &q.hd[q.hh[(i-1)/2]]):
+	case i > 0 && q.hd[s].before(&q.hd[q.hh[(i-1)/2]]):
 		q.heapUp(i)
 	default:
 		q.heapDown(i)
@@ -177,7 +175,7 @@ func (q *Queue) heapUp(i int) {
 	s := hh[i]
 	for i > 0 {
 		p := (i - 1) / 2
-		if !less(&hd[s], &hd[hh[p]]) {
+		if !hd[s].before(&hd[hh[p]]) {
 			break
 		}
 		q.put(i, hh[p])
@@ -201,23 +199,16 @@ func (q *Queue) heapDown(i int) {
 		if c >= n {
 			break
 		}
-		if c+1 < n && less(&hd[hh[c+1]], &hd[hh[c]]) {
+		if c+1 < n && hd[hh[c+1]].before(&hd[hh[c]]) {
 			c++
 		}
-		if !less(&hd[hh[c]], &hd[s]) {
+		if !hd[hh[c]].before(&hd[s]) {
 			break
 		}
 		q.put(i, hh[c])
 		i = c
 	}
 	q.put(i, s)
-}
-
-// less orders events by (At, key) (At is never negative).
-func less(a, b *Event) bool {
-	_, br := bits.Sub64(a.key, b.key, 0)
-	_, br = bits.Sub64(uint64(a.At), uint64(b.At), br)
-	return br != 0
 }
 
 // headChanged records that hd[s] changed.
@@ -231,7 +222,7 @@ func (q *Queue) headChanged(s int) {
 	}
 	if s == q.cur {
 		q.dirty = true
-	} else if !q.dirty && less(&q.hd[s], &q.hd[q.cur]) {
+	} else if !q.dirty && q.hd[s].before(&q.hd[q.cur]) {
 		q.cur = s
 	}
 }
@@ -242,10 +233,10 @@ func (q *Queue) rescan() {
 		// the earliest of the general heap, the keyed timers and the
 		// lanes' heap
 		c := srcFar
-		if less(&q.hd[srcTm], &q.hd[c]) {
+		if q.hd[srcTm].before(&q.hd[c]) {
 			c = srcTm
 		}
-		if len(q.hh) > 0 && less(&q.hd[q.hh[0]], &q.hd[c]) {
+		if len(q.hh) > 0 && q.hd[q.hh[0]].before(&q.hd[c]) {
 			c = int(q.hh[0])
 		}
 		q.cur, q.dirty = c, false
@@ -258,7 +249,7 @@ func (q *Queue) rescan() {
 	b := &hd[0]
 	for s := 1; s < len(hd); s++ {
 		e := &hd[s]
-		if e.At < b.At || (e.At == b.At && e.key < b.key) {
+		if e.before(b) {
 			b, c = e, s
 		}
 	}
