@@ -89,7 +89,8 @@ type Port struct {
 
 // PortStats are per-port counters.
 type PortStats struct {
-	TxPackets, TxBytes int64
+	TxPackets, TxBytes int64    // all packets that started transmission (wire bytes)
+	TxPayloadBytes     int64    // data payload among them (retransmissions included)
 	PauseSent          int64    // PFC pause frames sent by this port (for its ingress)
 	ResumeSent         int64    // PFC resume frames sent
 	PauseRx            int64    // pause frames received (this transmitter paused)
@@ -557,6 +558,7 @@ func (n *Network) transmit(pt int32, pi int32) {
 	p.txBytes += int64(pk.Size)
 	p.Stats.TxPackets++
 	p.Stats.TxBytes += int64(pk.Size)
+	p.Stats.TxPayloadBytes += int64(pk.Payload) // 0 for control packets
 	// The last bit reaches the peer after serialization and propagation.
 	// That delay recurs (few packet sizes × few link types), so the event
 	// goes into one of the scheduler's FIFO lanes: an append, no heap work.

@@ -139,7 +139,11 @@ type QP struct {
 
 	// statistics
 	TxPackets, RetxBytes, TxBytes int64
-	CNPs, Nacks                   int64
+	CNPs, Nacks                   int64 // congestion notifications (CNP flags and CNP packets) and NACKs received
+	// RateCuts counts rate decreases: calls of SetRate/SetRateRepace with
+	// a rate below the current one (congestion events as the sender acts
+	// on them).
+	RateCuts int64
 }
 
 // Now is the current simulated time.
@@ -161,6 +165,9 @@ func (q *QP) SetRate(bps int64) {
 	if bps < 1 {
 		bps = 1
 	}
+	if bps < q.RateBps {
+		q.RateCuts++
+	}
 	q.RateBps = bps
 }
 
@@ -173,6 +180,9 @@ func (q *QP) SetRateRepace(bps int64) {
 	}
 	if bps < 1 {
 		bps = 1
+	}
+	if bps < q.RateBps {
+		q.RateCuts++
 	}
 	if q.lastPktSize > 0 && bps != q.RateBps {
 		n := q.net

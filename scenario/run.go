@@ -47,8 +47,41 @@ type QueueSample struct {
 	Bytes int64
 }
 
-// Graph builds the scenario's topology.
+// Graph builds the scenario's topology, with topology.host_links applied.
 func (s *Scenario) Graph() (*topo.Graph, error) {
+	g, err := s.baseGraph()
+	if err != nil {
+		return nil, err
+	}
+	return g, s.applyHostLinks(g)
+}
+
+// applyHostLinks sets the rate and delay of the links of the hosts listed
+// in topology.host_links.
+func (s *Scenario) applyHostLinks(g *topo.Graph) error {
+	for i, hl := range s.Topology.HostLinks {
+		for j, h := range hl.Hosts {
+			if h < 0 || h >= g.NumNodes() || g.Kinds[h] != topo.Host {
+				return fmt.Errorf("topology.host_links[%d].hosts[%d] = %d is not a host of the topology (%d nodes)", i, j, h, g.NumNodes())
+			}
+			for li := range g.Links {
+				l := &g.Links[li]
+				if l.A != h && l.B != h {
+					continue
+				}
+				if hl.Gbps != 0 {
+					l.Bps = int64(hl.Gbps * 1e9)
+				}
+				if hl.DelayNs != nil {
+					l.Delay = nsTime(*hl.DelayNs)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (s *Scenario) baseGraph() (*topo.Graph, error) {
 	t := &s.Topology
 	switch t.Kind {
 	case "star":
@@ -103,7 +136,7 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 				sizes = append(sizes, in.SizesBytes[0])
 			}
 		}
-		flows = workload.Incast(in.Senders, in.Receiver, sizes, nsTime(in.StartNs), in.Prio)
+		flows = workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio)
 	}
 	n := g.NumNodes()
 	for i, f := range flows {

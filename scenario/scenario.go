@@ -50,6 +50,18 @@ type Topology struct {
 	K             int     `yaml:"k"`
 	HostsPerEdge  int     `yaml:"hosts_per_edge"`
 	File          string  `yaml:"file"`
+	// HostLinks overrides the rate and/or delay of the links of chosen
+	// hosts (any topology kind), e.g. a 25 Gb/s receiver among 100 Gb/s
+	// senders (paper 004's mixed 100/25 Gb/s incast).
+	HostLinks []HostLink `yaml:"host_links"`
+}
+
+// HostLink sets the link of each listed host: rate gbps (0 = unchanged)
+// and one-way delay delay_ns (absent = unchanged).
+type HostLink struct {
+	Hosts   []int    `yaml:"hosts"`
+	Gbps    float64  `yaml:"gbps"`
+	DelayNs *float64 `yaml:"delay_ns"`
 }
 
 // ECNRule is RED marking for ports of one speed.
@@ -100,6 +112,10 @@ type Incast struct {
 	SizesBytes []int64 `yaml:"sizes_bytes"`
 	StartNs    float64 `yaml:"start_ns"`
 	Prio       int     `yaml:"prio"`
+	// QPsPerSender splits each sender's bytes evenly over this many queue
+	// pairs (flows of the same src and dst; the first size % n get one
+	// byte more). Default 1. Paper 004 runs 80 senders × 50 QPs.
+	QPsPerSender int `yaml:"qps_per_sender"`
 }
 
 // Workload selects the traffic.
@@ -276,6 +292,9 @@ func (s *Scenario) applyDefaults() {
 	if w.Incast != nil && w.Incast.Prio == 0 {
 		w.Incast.Prio = DefaultPrio
 	}
+	if w.Incast != nil && w.Incast.QPsPerSender == 0 {
+		w.Incast.QPsPerSender = 1
+	}
 }
 
 func rangef(errs *Errors, field string, v, lo, hi float64) {
@@ -351,6 +370,21 @@ func (s *Scenario) validate() Errors {
 	case "fat320":
 	default:
 		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320", t.Kind))
+	}
+	for i, hl := range t.HostLinks {
+		f := fmt.Sprintf("topology.host_links[%d]", i)
+		if len(hl.Hosts) == 0 {
+			errs = append(errs, fmt.Errorf("%s.hosts: at least one host is required", f))
+		}
+		if hl.Gbps != 0 {
+			rangef(&errs, f+".gbps", hl.Gbps, 0.001, 10_000)
+		}
+		if hl.DelayNs != nil {
+			rangef(&errs, f+".delay_ns", *hl.DelayNs, 0, 1e9)
+		}
+		if hl.Gbps == 0 && hl.DelayNs == nil {
+			errs = append(errs, fmt.Errorf("%s: set gbps and/or delay_ns", f))
+		}
 	}
 	if t.FabricGbps != 0 {
 		rangef(&errs, "topology.fabric_gbps", t.FabricGbps, 0.001, 10_000)
@@ -437,6 +471,12 @@ func (s *Scenario) validate() Errors {
 		}
 		rangef(&errs, "workload.incast.start_ns", in.StartNs, 0, 1e12)
 		rangef(&errs, "workload.incast.prio", float64(in.Prio), 1, 7)
+		rangef(&errs, "workload.incast.qps_per_sender", float64(in.QPsPerSender), 1, 4096)
+		for i, v := range in.SizesBytes {
+			if int64(in.QPsPerSender) > v && v >= 1 {
+				errs = append(errs, fmt.Errorf("workload.incast.sizes_bytes[%d] = %d is smaller than qps_per_sender = %d (every QP needs at least one byte)", i, v, in.QPsPerSender))
+			}
+		}
 	case "generated":
 		if !w.hasGenerators() {
 			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))

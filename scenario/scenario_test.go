@@ -50,7 +50,7 @@ func TestParseDefaultScenario(t *testing.T) {
 		t.Errorf("Params = %v, want nil", s.Params)
 	}
 	wantTopo := scenario.Topology{Kind: "star", Hosts: 21, LinkGbps: 100, LinkDelayNs: 1000}
-	if s.Topology != wantTopo {
+	if !reflect.DeepEqual(s.Topology, wantTopo) {
 		t.Errorf("Topology = %+v, want %+v", s.Topology, wantTopo)
 	}
 	wantSwitch := scenario.Switch{BufferMiB: 32, PFC: "dynamic", PFCStaticKB: 512}
@@ -159,7 +159,7 @@ workload:
 		t.Errorf("CC = %v, want [dcqcn]", s.CC)
 	}
 	wantTopo := scenario.Topology{Kind: "star", Hosts: 3, LinkGbps: 100, LinkDelayNs: 1000}
-	if s.Topology != wantTopo {
+	if !reflect.DeepEqual(s.Topology, wantTopo) {
 		t.Errorf("Topology = %+v, want %+v", s.Topology, wantTopo)
 	}
 	if s.Switch.BufferMiB != 32 || s.Switch.PFC != "dynamic" || s.Switch.PFCStaticKB != 512 {

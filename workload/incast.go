@@ -28,3 +28,37 @@ func Incast(senders []int, dst int, sizes []int64, start sim.Time, prio int) []F
 	AssignRefSPorts(flows)
 	return flows
 }
+
+// IncastQPs is Incast with each sender's bytes split evenly over qps queue
+// pairs (flows of the same src and dst, sender-major order; the first
+// size % qps of a sender's QPs carry one byte more). qps = 1 is Incast.
+// It panics if qps < 1 or len(sizes) is neither 1 nor len(senders).
+func IncastQPs(senders []int, dst int, sizes []int64, qps int, start sim.Time, prio int) []Flow {
+	if qps < 1 {
+		panic("workload: IncastQPs needs at least one QP per sender")
+	}
+	if qps == 1 {
+		return Incast(senders, dst, sizes, start, prio)
+	}
+	if len(sizes) != 1 && len(sizes) != len(senders) {
+		panic("workload: IncastQPs needs one size or one size per sender")
+	}
+	ref := RefStartTime(start)
+	flows := make([]Flow, 0, len(senders)*qps)
+	for i, s := range senders {
+		size := sizes[0]
+		if len(sizes) > 1 {
+			size = sizes[i]
+		}
+		each, extra := size/int64(qps), size%int64(qps)
+		for k := range qps {
+			sz := each
+			if int64(k) < extra {
+				sz++
+			}
+			flows = append(flows, Flow{Src: s, Dst: dst, Prio: prio, DPort: RefDPort, SizeBytes: sz, Start: start, RefStart: ref})
+		}
+	}
+	AssignRefSPorts(flows)
+	return flows
+}
