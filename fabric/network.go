@@ -297,8 +297,12 @@ func (n *Network) SetRequirements(r Requirements) {
 // feature every d (0 = never).
 func (n *Network) SetFeaturePeriod(d sim.Time) { n.featureEvery = d }
 
-// OnPFC registers a callback for every received PFC frame.
+// OnPFC registers a callback for every received PFC frame, replacing the
+// previous one (PFCHook returns it, to chain).
 func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
+
+// PFCHook returns the callback registered with OnPFC (nil if none).
+func (n *Network) PFCHook() func(ev PFCEvent) { return n.pfcLog }
 
 type monitor struct {
 	every sim.Time

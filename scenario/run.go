@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -36,6 +37,7 @@ type Built struct {
 	queue    []QueueSample
 	qcdf     *metrics.QueueCDFs
 	bytes    *metrics.ByteSeries
+	series   *seriesRec
 	first    sim.Time
 	stop     sim.Time
 }
@@ -324,6 +326,9 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		})
 		net.OnFlowDone = func(q *fabric.QP) { b.bytes.Add(int(q.ID), q.Finish, q.SizeBytes) }
 	}
+	if err := b.setupSeries(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 
@@ -349,7 +354,26 @@ type Result struct {
 	Workload    []workload.Flow      `json:"-"`
 	QueueStats  []metrics.QueueStats `json:"queue_stats,omitempty"`
 	Window      *WindowSummary       `json:"window,omitempty"`
+	Congestion  CongestionSummary    `json:"congestion"`
+	FlowStats   []FlowStat           `json:"-"`
 	queueCDFs   *metrics.QueueCDFs
+	series      *seriesRec
+}
+
+// CongestionSummary counts the congestion events senders saw: congestion
+// notifications received (ACKs with the CNP flag and CNP packets) and rate
+// decreases (the algorithm lowered the pacing rate).
+type CongestionSummary struct {
+	CNPs     int64 `json:"cnps_rx"`
+	RateCuts int64 `json:"rate_cuts"`
+}
+
+// FlowStat is one row of flow_stats.csv: a flow's congestion events and
+// transmissions.
+type FlowStat struct {
+	ID                  int
+	CNPs, RateCuts      int64
+	TxPackets, RetxByte int64
 }
 
 // WindowSummary is per-flow throughput over outputs.jain_window_ms.
@@ -425,6 +449,9 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 			goodputs = append(goodputs, float64(f.SizeBytes)*8/(q.Finish-q.Start).Seconds())
 		}
 		r.Flows = append(r.Flows, rec)
+		r.FlowStats = append(r.FlowStats, FlowStat{ID: i, CNPs: q.CNPs, RateCuts: q.RateCuts, TxPackets: q.TxPackets, RetxByte: q.RetxBytes})
+		r.Congestion.CNPs += q.CNPs
+		r.Congestion.RateCuts += q.RateCuts
 	}
 	r.Summary = metrics.SummarizeFlows(r.Flows)
 	r.Jain = metrics.Jain(goodputs)
@@ -469,6 +496,10 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 	}
 	r.Queue = b.queue
 	r.QueuePorts = s.Outputs.QueuePorts
+	if b.series != nil {
+		b.series.finish(b, end)
+		r.series = b.series
+	}
 	return r
 }
 
@@ -487,6 +518,21 @@ func (r *Result) Write(dir string, s *Scenario) error {
 	}
 	if err := writeFile(filepath.Join(dir, "flows.csv"), func(f *os.File) error { return metrics.WriteFlowsCSV(f, r.Flows) }); err != nil {
 		return err
+	}
+	if err := writeFile(filepath.Join(dir, "flow_stats.csv"), func(f *os.File) error {
+		w := bufio.NewWriterSize(f, 1<<16)
+		w.WriteString("flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes\n")
+		for _, st := range r.FlowStats {
+			fmt.Fprintf(w, "%d,%d,%d,%d,%d\n", st.ID, st.CNPs, st.RateCuts, st.TxPackets, st.RetxByte)
+		}
+		return w.Flush()
+	}); err != nil {
+		return err
+	}
+	if r.series != nil {
+		if err := r.series.write(dir); err != nil {
+			return err
+		}
 	}
 	if s != nil && s.Outputs.RefFCT {
 		if err := writeFile(filepath.Join(dir, "fct.txt"), func(f *os.File) error { return metrics.WriteRefFCT(f, r.Flows, metrics.RefIP) }); err != nil {

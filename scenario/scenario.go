@@ -149,6 +149,9 @@ type Outputs struct {
 	JainWindowMs       []float64 `yaml:"jain_window_ms"`
 	QueueSampleUs      float64   `yaml:"queue_sample_us"`
 	QueuePorts         []Port    `yaml:"queue_ports"`
+	// Series are binned time series (flow rates, link rates, queue
+	// lengths, PFC pauses): see timeseries.go.
+	Series *Series `yaml:"series"`
 }
 
 // Port names one port: node id and local port index (link order).
@@ -514,6 +517,7 @@ func (s *Scenario) validate() Errors {
 			errs = append(errs, fmt.Errorf("outputs.jain_window_ms needs outputs.throughput_sample_us in [0.01, 1e6]"))
 		}
 	}
+	o.Series.validate(&errs)
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}

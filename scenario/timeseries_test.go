@@ -1,0 +1,114 @@
+package scenario_test
+
+import (
+	"encoding/csv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/ccsim/ccsim/scenario"
+)
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// The binned series account for every byte: flow rates per sender sum to
+// the senders' sizes, the receiver link's payload to the delivered bytes,
+// its wire bytes to the port counter, the PFC bins to the pause frames.
+func TestSeriesConserveBytes(t *testing.T) {
+	s, err := scenario.Parse([]byte(`
+name: series
+cc: [dcqcn]
+topology: {kind: star, hosts: 9, host_links: [{hosts: [8], gbps: 25}]}
+switch: {buffer_mib: 1}
+workload:
+  incast: {senders: [0, 1, 2, 3, 4, 5, 6, 7], receiver: 8, sizes_bytes: [200000, 100000, 100000, 100000, 100000, 100000, 100000, 37001], qps_per_sender: 3}
+outputs:
+  series: {bin_us: 20, flow_rate: src, link_ports: [{node: 9, port: 8}], queue_ports: [{node: 9, port: 8}], pfc: true}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := s.Build("dcqcn", scenario.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.Run()
+	dir := t.TempDir()
+	if err := r.Write(dir, s); err != nil {
+		t.Fatal(err)
+	}
+	if r.Summary.Finished != 24 {
+		t.Fatalf("%d of 24 flows finished", r.Summary.Finished)
+	}
+	per := map[int64]int64{}
+	rows := readCSV(t, filepath.Join(dir, "flow_rate.csv"))
+	if got := rows[0]; got[2] != "src" || got[3] != "bytes" {
+		t.Fatalf("flow_rate.csv header %v", got)
+	}
+	for _, row := range rows[1:] {
+		per[atoi(t, row[2])] += atoi(t, row[3])
+	}
+	want := map[int64]int64{0: 200000, 1: 100000, 2: 100000, 3: 100000, 4: 100000, 5: 100000, 6: 100000, 7: 37001}
+	for k, v := range want {
+		if per[k] != v {
+			t.Errorf("flow_rate.csv: sender %d delivered %d bytes in its bins, want %d", k, per[k], v)
+		}
+	}
+	var wire, pay int64
+	for _, row := range readCSV(t, filepath.Join(dir, "link_rate.csv"))[1:] {
+		wire += atoi(t, row[4])
+		pay += atoi(t, row[5])
+	}
+	port := &b.Net.Ports[b.Net.Nodes[9].FirstPort+8]
+	if wire != port.Stats.TxBytes || pay != port.Stats.TxPayloadBytes || pay != 837001 {
+		t.Errorf("link_rate.csv: wire %d payload %d; port counters %d / %d; delivered 837001", wire, pay, port.Stats.TxBytes, port.Stats.TxPayloadBytes)
+	}
+	var maxQ int64
+	for _, row := range readCSV(t, filepath.Join(dir, "queue_series.csv"))[1:] {
+		lo, hi := atoi(t, row[4]), atoi(t, row[6])
+		mean, _ := strconv.ParseFloat(row[5], 64)
+		if !(float64(lo) <= mean && mean <= float64(hi)) {
+			t.Errorf("queue_series.csv row %v: mean outside [min, max]", row)
+		}
+		maxQ = max(maxQ, hi)
+	}
+	if maxQ == 0 || maxQ > port.Stats.MaxQueueBytes {
+		t.Errorf("sampled max queue %d, port's maximum %d", maxQ, port.Stats.MaxQueueBytes)
+	}
+	var pauses int64
+	for _, row := range readCSV(t, filepath.Join(dir, "pfc_bins.csv"))[1:] {
+		pauses += atoi(t, row[6])
+	}
+	if pauses == 0 || pauses != r.PFC.PauseFrames {
+		t.Errorf("pfc_bins.csv counts %d pause frames, summary %d (want equal and > 0)", pauses, r.PFC.PauseFrames)
+	}
+	var cnps int64
+	for _, row := range readCSV(t, filepath.Join(dir, "flow_stats.csv"))[1:] {
+		cnps += atoi(t, row[1])
+	}
+	if cnps != r.Congestion.CNPs || cnps == 0 {
+		t.Errorf("flow_stats.csv CNPs %d, summary %d (want equal and > 0)", cnps, r.Congestion.CNPs)
+	}
+}
