@@ -42,6 +42,9 @@ type Series struct {
 	// ([0.01, 1e6], default 1) and summarised per bin as min, mean and max.
 	QueuePorts    []Port  `yaml:"queue_ports"`
 	QueueSampleUs float64 `yaml:"queue_sample_us"`
+	// QueueBinUs is the bin of queue_series.csv when it should differ from
+	// bin_us; 0 = bin_us.
+	QueueBinUs float64 `yaml:"queue_bin_us"`
 }
 
 func (sr *Series) on() bool {
@@ -62,6 +65,9 @@ func (sr *Series) validate(errs *Errors) {
 	}
 	if sr.FlowRateBinUs != 0 {
 		rangef(errs, "outputs.series.flow_rate_bin_us", sr.FlowRateBinUs, 0.01, 1e6)
+	}
+	if sr.QueueBinUs != 0 {
+		rangef(errs, "outputs.series.queue_bin_us", sr.QueueBinUs, 0.01, 1e6)
 	}
 	if sr.QueueSampleUs != 0 {
 		rangef(errs, "outputs.series.queue_sample_us", sr.QueueSampleUs, 0.01, 1e6)
@@ -104,6 +110,7 @@ type seriesRec struct {
 	qMax     []int64
 	qN       int64
 	qBin     sim.Time // start of the bin being accumulated
+	qBinW    sim.Time // queue bin width
 	queueRow []queueRow
 
 	// PFC
@@ -225,14 +232,18 @@ func (b *Built) setupSeries() error {
 		k := len(rec.qports)
 		rec.qSum, rec.qMin, rec.qMax = make([]int64, k), make([]int64, k), make([]int64, k)
 		rec.qBin = b.first
+		rec.qBinW = rec.bin
+		if sr.QueueBinUs != 0 {
+			rec.qBinW = usTime(sr.QueueBinUs)
+		}
 		rec.resetQueue()
 		n.Monitor(usTime(every), func(n *fabric.Network, now sim.Time) {
 			if now < b.first {
 				return
 			}
-			for now >= rec.qBin+rec.bin {
+			for now >= rec.qBin+rec.qBinW {
 				rec.flushQueue()
-				rec.qBin += rec.bin
+				rec.qBin += rec.qBinW
 			}
 			for i, pt := range rec.qports {
 				q := n.Ports[pt].QueueBytes()

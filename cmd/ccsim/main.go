@@ -23,7 +23,7 @@ func main() {
 			return runDefault(cmd.OutOrStdout())
 		},
 	}
-	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd(), refCompareCmd())
+	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd(), refCompareCmd(), reproduceCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "ccsim:", err)
 		os.Exit(1)

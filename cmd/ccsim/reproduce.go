@@ -1,0 +1,138 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/ccsim/ccsim/experiment"
+	_ "github.com/ccsim/ccsim/experiment/papers" // registers the papers
+)
+
+func reproduceCmd() *cobra.Command {
+	var scale, out string
+	var workers int
+	var reportOnly bool
+	c := &cobra.Command{
+		Use:   "reproduce (list | PAPER [EXPERIMENT...])",
+		Short: "reproduce a paper's experiments: runs, claims.csv, tables, plots and report.html",
+		Long: `reproduce runs the experiments of a source paper and writes, under OUT/PAPER:
+  claims.csv   every published claim beside ccsim's value and whether it holds
+  report.html  one self-contained page: setup, tables, plots, claims, exact inputs
+  tables/      each table as CSV;  plots/  each figure as PNG and SVG
+  runs/HASH/   one directory per run, named by the hash of its resolved inputs
+               (scenario.yaml, run.json, summary.json, flows.csv, time series)
+Finished runs are never run again: re-running resumes, and result trees made
+on different machines merge by copying their runs/ directories.
+
+Papers: dcqcn-p (004). 'ccsim reproduce list' prints every paper, its
+experiments and its claims.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "list" {
+				if len(args) > 1 {
+					return fmt.Errorf("reproduce list takes no arguments")
+				}
+				return listPapers(cmd.OutOrStdout())
+			}
+			p, err := experiment.Lookup(args[0])
+			if err != nil {
+				return err
+			}
+			sc, err := experiment.ParseScale(scale)
+			if err != nil {
+				return err
+			}
+			opt := experiment.Options{Scale: sc, Out: out, Experiments: args[1:], Workers: workers,
+				Progress: os.Stderr, Terminal: term.IsTerminal(int(os.Stderr.Fd())), ReportOnly: reportOnly}
+			sum, err := experiment.Reproduce(p, opt)
+			if err != nil {
+				return err
+			}
+			return printReproduction(cmd.OutOrStdout(), sum)
+		},
+	}
+	c.Flags().StringVar(&scale, "scale", "paper", "quick (scaled down, seconds) or paper (the paper's size)")
+	c.Flags().StringVar(&out, "out", "results", "result root (the paper's results go to OUT/PAPER)")
+	c.Flags().IntVar(&workers, "workers", 0, "parallel runs (0 = number of cores)")
+	c.Flags().BoolVar(&reportOnly, "report-only", false, "only re-analyse the results in OUT and rewrite the report")
+	return c
+}
+
+func listPapers(w io.Writer) error {
+	for _, p := range experiment.Papers() {
+		fmt.Fprintf(w, "%s  paper %s: %s\n    %s\n", p.ID, p.Number, p.Title, p.Citation)
+		for _, e := range p.Experiments {
+			n := 0
+			if e.Runs != nil {
+				n = len(e.Runs(experiment.ScalePaper))
+			}
+			fmt.Fprintf(w, "  %s  %s (%d runs at paper scale)\n", e.ID, e.Title, n)
+			for _, c := range e.Claims {
+				v := c.PaperValue
+				if c.Unit != "" {
+					v += " " + c.Unit
+				}
+				kind := "number"
+				if c.Verdict {
+					kind = "holds yes/no"
+				}
+				fmt.Fprintf(w, "      %-20s %s [paper: %s; %s]\n", c.ID, c.Description, strings.TrimSpace(v), kind)
+			}
+		}
+	}
+	var planned []string
+	for id, what := range experiment.Planned {
+		planned = append(planned, fmt.Sprintf("%s (%s)", id, what))
+	}
+	if len(planned) > 0 {
+		fmt.Fprintf(w, "not yet reproducible: %s\n", strings.Join(sortedStrings(planned), ", "))
+	}
+	return nil
+}
+
+func printReproduction(w io.Writer, s *experiment.Summary) error {
+	fmt.Fprintf(w, "%d runs: %d ran, %d already done, %d failed (%.1fs)\n", s.Runs, s.Ran, s.Skipped, len(s.Failed), s.Wall.Seconds())
+	counts := map[string]int{}
+	for _, c := range s.Claims {
+		counts[c.Holds]++
+	}
+	fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", "exp", "claim", "paper", "ccsim", "holds")
+	for _, c := range s.Claims {
+		fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", c.Experiment, c.ID, clip(c.PaperValue, 14), clip(c.CCSimValue, 26), c.Holds)
+	}
+	fmt.Fprintf(w, "claims: %d hold, %d do not, %d numbers without a verdict\n", counts["yes"], counts["no"], counts["n/a"])
+	for _, id := range s.NotRun {
+		fmt.Fprintf(w, "experiment %s has not been run at this scale (its claims are n/a)\n", id)
+	}
+	fmt.Fprintf(w, "claims: %s\nreport: %s\n", s.ClaimsCSV, s.Report)
+	for _, err := range s.AnalysisErrors {
+		fmt.Fprintf(os.Stderr, "ccsim: %v\n", err)
+	}
+	for _, err := range s.Failed {
+		fmt.Fprintf(os.Stderr, "ccsim: run failed: %v\n", err)
+	}
+	if len(s.Failed) > 0 || len(s.AnalysisErrors) > 0 {
+		return fmt.Errorf("%d runs failed, %d analyses failed (results of the others are kept)", len(s.Failed), len(s.AnalysisErrors))
+	}
+	return nil
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+func sortedStrings(xs []string) []string {
+	out := slices.Clone(xs)
+	slices.Sort(out)
+	return out
+}

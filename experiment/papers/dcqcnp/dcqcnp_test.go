@@ -1,0 +1,174 @@
+package dcqcnp
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/experiment"
+)
+
+// E1 is a unit test of ccsim's DCQCN-p reaction point: the round series
+// of the paper's Fig. 4 (exact values, spec of the model in e1.go).
+func TestE1RoundSeries(t *testing.T) {
+	p := cc.DCQCNPDefaults()
+	for _, c := range []struct {
+		marks      []int
+		rc         map[int]float64 // round -> R_c
+		full, recv int             // full-speed round, recovery rounds
+	}{
+		{[]int{3}, map[int]float64{2: 1, 3: 0.5, 4: 0.75, 5: 0.875, 6: 0.9375, 7: 0.96875, 8: 0.984375, 9: 1}, 9, 6},
+		{[]int{3, 4}, map[int]float64{3: 0.5, 4: 0.25, 5: 0.375, 9: 0.4921875}, 13, 9},
+		{[]int{3, 4, 5}, map[int]float64{5: 0.125}, 15, 10},
+		{[]int{3, 5}, map[int]float64{4: 0.75}, 13, 8},
+	} {
+		st := dcqcnpRounds(p, toSet(c.marks), 40)
+		for r, want := range c.rc {
+			if st[r].Rc != want {
+				t.Errorf("marks %v: R_c at round %d = %v, want %v", c.marks, r, st[r].Rc, want)
+			}
+		}
+		full, n := recovery(st)
+		if full != c.full || n != c.recv {
+			t.Errorf("marks %v: full speed at round %d after %d rounds, want %d after %d", c.marks, full, n, c.full, c.recv)
+		}
+		if st[full].Rt != 0 || !st[full].Full || st[full-1].Full {
+			t.Errorf("marks %v: at full speed R_t = %v, de-registered %v (round before: %v)", c.marks, st[full].Rt, st[full].Full, st[full-1].Full)
+		}
+	}
+	// α: a decrease from α = 1 keeps 1 (g·1 + (1−g)·1); the piecewise
+	// decay subtracts 1/40 above 0.5 (bounded by (1−g)α).
+	st := dcqcnpRounds(p, toSet([]int{3}), 10)
+	if st[3].Alpha != 1 || st[4].Alpha != 0.975 || st[5].Alpha != 0.95 {
+		t.Errorf("α at rounds 3-5: %v %v %v, want 1 0.975 0.95", st[3].Alpha, st[4].Alpha, st[5].Alpha)
+	}
+	// DCQCN model: one decrease → full speed at round 11 (additive from
+	// the 5th event, R_AI = 0.001).
+	q := dcqcnInterp.rounds(toSet([]int{3}), 20)
+	if full, _ := recovery(q); full != 11 {
+		t.Errorf("DCQCN one decrease: full speed at round %d, want 11", full)
+	}
+	if q[8].Rt != 1.001 || q[7].Rt != 1 {
+		t.Errorf("DCQCN R_t at rounds 7, 8: %v %v, want 1, 1.001 (additive from the F-th event)", q[7].Rt, q[8].Rt)
+	}
+}
+
+// The whole paper at quick scale: every experiment runs, every claim has a
+// row, the report and its files exist.
+func TestQuickReproduction(t *testing.T) {
+	p, err := experiment.Lookup("dcqcn-p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	sum, err := experiment.Reproduce(p, experiment.Options{Scale: experiment.ScaleQuick, Out: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Failed) > 0 || len(sum.AnalysisErrors) > 0 || len(sum.NotRun) > 0 {
+		t.Fatalf("failed %v, analysis errors %v, not run %v", sum.Failed, sum.AnalysisErrors, sum.NotRun)
+	}
+	declared := 0
+	for _, e := range p.Experiments {
+		declared += len(e.Claims)
+	}
+	f, err := os.Open(filepath.Join(out, "dcqcn-p", "claims.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != declared+1 {
+		t.Fatalf("claims.csv has %d rows, want %d claims + header", len(rows)-1, declared)
+	}
+	holds := map[string]string{}
+	for _, r := range rows[1:] {
+		holds[r[1]+"/"+r[2]] = r[7]
+		if r[7] != "yes" && r[7] != "no" && r[7] != "n/a" {
+			t.Errorf("claim %v: holds = %q", r, r[7])
+		}
+		if r[5] == "" {
+			t.Errorf("claim %s/%s has no ccsim value", r[1], r[2])
+		}
+	}
+	for _, id := range []string{"e1/first-cut", "e1/fast-recovery", "e1/full-speed", "e1/consecutive-dcqcnp", "e2/fct-size"} {
+		if holds[id] != "yes" {
+			t.Errorf("claim %s: holds %q, want yes", id, holds[id])
+		}
+	}
+	for _, f := range []string{"report.html", "tables/e3_table4.csv", "tables/e2_pmtu.csv", "tables/e1_recovery.csv", "plots/e1_single.png", "plots/e1_single.svg", "plots/e2_fct.svg", "plots/e3_queue.png"} {
+		if st, err := os.Stat(filepath.Join(out, "dcqcn-p", f)); err != nil || st.Size() == 0 {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+	checkInChromium(t, filepath.Join(out, "dcqcn-p", "report.html"))
+}
+
+// chromium returns the headless browser's path, or "" when none is
+// installed.
+func chromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// checkInChromium renders the report in headless Chromium and checks that
+// the rendered page shows its tables and inline images, and that a
+// screenshot is not blank.
+func checkInChromium(t *testing.T, page string) {
+	bin := chromium()
+	if bin == "" {
+		t.Skip("headless Chromium not installed (Debian package chromium); the report was not rendered. .ci/run installs it.")
+	}
+	abs, _ := filepath.Abs(page)
+	ud := t.TempDir()
+	args := []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + ud}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	dom, err := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+abs)...).Output()
+	if err != nil {
+		t.Fatalf("chromium --dump-dom: %v", err)
+	}
+	html, _ := os.ReadFile(abs)
+	count := func(b []byte, re string) int { return len(regexp.MustCompile(re).FindAll(b, -1)) }
+	for _, el := range []string{`<table`, `<svg`, `<figure`} {
+		if n, m := count(dom, el), count(html, el); n == 0 || n != m {
+			t.Errorf("rendered page has %d %s elements, the file %d", n, el, m)
+		}
+	}
+	for _, text := range []string{"Table 4 — paper | ccsim", "Claims", "e1: Single-QP behavioural model"} {
+		if !bytes.Contains(dom, []byte(text)) {
+			t.Errorf("rendered page lacks %q", text)
+		}
+	}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	cmd := exec.CommandContext(ctx, bin, append(args, "--window-size=1280,2000", "--screenshot="+shot, "file://"+abs)...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A blank 1280×2000 page compresses to a few KB; one with tables and
+	// plots to far more.
+	if len(b) < 50_000 || !strings.HasPrefix(string(b), "\x89PNG") {
+		t.Errorf("screenshot is %d bytes: the page looks blank", len(b))
+	}
+	t.Logf("rendered %s in Chromium: %d bytes of DOM, screenshot %d bytes", page, len(dom), len(b))
+}

@@ -1,0 +1,7 @@
+// Package papers registers every paper reproduction with the experiment
+// package; import it (for its side effect) to make them available.
+package papers
+
+import (
+	_ "github.com/ccsim/ccsim/experiment/papers/dcqcnp" // paper 004
+)
