@@ -367,4 +367,3 @@ func e1Series(id, title string, dp, dq []modelState, n int) report.Table {
 	}
 	return t
 }
-
