@@ -187,6 +187,26 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 		qFig.Series = append(qFig.Series, report.Series{Label: a.name, X: x, Y: y, Style: i + 1})
 	}
 	sec.Figures = append(sec.Figures, linkFig, qFig)
+	pfcFig := report.Figure{ID: "pfc", Title: "PFC PAUSE frames sent to the senders per ms", XLabel: "time (ms)", YLabel: "PAUSE frames per ms", Step: true}
+	for i, a := range e3Algs {
+		if res[a.cc] == nil {
+			continue
+		}
+		run, _ := ctx.Run("cc=" + a.cc)
+		x, y, err := pausesPerMs(run)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", a.cc, err)
+		}
+		pfcFig.Series = append(pfcFig.Series, report.Series{Label: a.name, X: x, Y: y, Style: i + 1})
+	}
+	sec.Figures = append(sec.Figures, pfcFig)
+	if run, err := ctx.Run("cc=dcqcnp"); err == nil {
+		fig, err := senderRates(run, "DCQCN-p: throughput of four senders (per-flow throughput over time)")
+		if err != nil {
+			return nil, err
+		}
+		sec.Figures = append(sec.Figures, fig)
+	}
 
 	claims := map[string]report.Claim{}
 	for _, a := range e3Algs {
@@ -287,4 +307,63 @@ func payloadOf(run *experiment.RunRef) int {
 		return run.Scenario.Host.PayloadBytes
 	}
 	return 1024
+}
+
+// pausesPerMs sums the PAUSE frames of every link per millisecond.
+func pausesPerMs(run *experiment.RunRef) (x, y []float64, err error) {
+	t, err := run.Table("pfc_bins.csv")
+	if err != nil {
+		return nil, nil, err
+	}
+	start, err := t.Floats("bin_start_ns")
+	if err != nil {
+		return nil, nil, err
+	}
+	n, err := t.Floats("pause_frames")
+	if err != nil {
+		return nil, nil, err
+	}
+	per := map[int]float64{}
+	last := 0
+	for k := range start {
+		ms := int(start[k] / 1e6)
+		per[ms] += n[k]
+		last = max(last, ms)
+	}
+	for ms := 0; ms <= last; ms++ {
+		x, y = append(x, float64(ms)), append(y, per[ms])
+	}
+	return x, y, nil
+}
+
+// senderRates plots the delivered rate of senders 0 (150 MB), 1 (200 MB),
+// 3 (10 MB) and 20 (5 MB) over time.
+func senderRates(run *experiment.RunRef, title string) (report.Figure, error) {
+	fig := report.Figure{ID: "senders", Title: title, XLabel: "time (ms)", YLabel: "Gb/s", Step: true}
+	t, err := run.Table("flow_rate.csv")
+	if err != nil {
+		return fig, err
+	}
+	start, err := t.Floats("bin_start_ns")
+	if err != nil {
+		return fig, err
+	}
+	src, err := t.Floats("src")
+	if err != nil {
+		return fig, err
+	}
+	g, err := t.Floats("gbps")
+	if err != nil {
+		return fig, err
+	}
+	for i, sid := range []int{0, 1, 3, 20} {
+		var x, y []float64
+		for k := range start {
+			if int(src[k]) == sid {
+				x, y = append(x, start[k]/1e6), append(y, g[k])
+			}
+		}
+		fig.Series = append(fig.Series, report.Series{Label: fmt.Sprintf("sender %d (%s)", sid, []string{"150 MB", "200 MB", "10 MB", "5 MB"}[i]), X: x, Y: y, Style: i + 1})
+	}
+	return fig, nil
 }
