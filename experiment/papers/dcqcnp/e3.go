@@ -44,7 +44,15 @@ func e3Runs(sc experiment.Scale) []experiment.RunSpec {
 	for _, a := range e3Algs {
 		ccs = append(ccs, a.cc)
 	}
-	return experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: ccs, CCPatch: e3CCPatch}.Expand()
+	runs := experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: ccs, CCPatch: e3CCPatch}.Expand()
+	// Sensitivity: the DCQCN reaction points with a 1 Mb/s floor, far
+	// below the 6.25 Mb/s fair share of 4,000 QPs on 25 Gb/s.
+	low := map[string]map[string]any{}
+	for _, cc := range []string{"dcqcn", "dcqcnp"} {
+		low[cc] = experiment.Merge(e3CCPatch[cc], map[string]any{"params": map[string]any{cc: map[string]any{"min_rate_mbps": 1}}})
+	}
+	return append(runs, experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: []string{"dcqcn", "dcqcnp"}, CCPatch: low,
+		Axes: []experiment.Axis{{Name: "minrate", Values: []experiment.Value{{Label: "1"}}}}}.Expand()...)
 }
 
 // Table 4 of the paper, by algorithm.
@@ -159,6 +167,26 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	row("PFC pause frames", none, func(r *e3Result) string { return fmt.Sprint(r.pauses) })
 	row("last flow done (ms)", none, func(r *e3Result) string { return f3(r.lastMs) })
 	sec.Tables = append(sec.Tables, t4)
+	sens := report.Table{ID: "minrate1", Title: "Sensitivity: DCQCN and DCQCN-p with a 1 Mb/s minimum rate (instead of 100 Mb/s)",
+		Columns: []string{"algorithm", "minimum rate (Gb/s)", "min. rate, all senders active (Gb/s)", "average throughput, wire (Gb/s)", "incast completion time (µs)", "fairness CoV (%)", "CNPs", "PFC pauses", "max RTT (µs)", "last flow done (ms)"}}
+	for _, a := range []struct{ cc, name string }{{"dcqcn", "DCQCN"}, {"dcqcnp", "DCQCN-p"}} {
+		run, err := ctx.Run("minrate=1 cc=" + a.cc)
+		if err != nil {
+			sens.Rows = append(sens.Rows, []string{a.name, "not available: " + err.Error()})
+			continue
+		}
+		r, err := e3Metrics(run, window)
+		if err != nil {
+			return nil, fmt.Errorf("minrate=1 %s: %w", a.cc, err)
+		}
+		s, _ := run.Summary()
+		act := "no whole window"
+		if r.minActiveOK {
+			act = f3(r.minActive)
+		}
+		sens.Rows = append(sens.Rows, []string{a.name, minRateStr(r), act, f3(r.avgWire), ictStr(r), f3(r.cov), fmt.Sprint(r.cnps), fmt.Sprint(r.pauses), f3(s.RTT.MaxUs), f3(r.lastMs)})
+	}
+	sec.Tables = append(sec.Tables, sens)
 	cost := report.Table{ID: "cost", Title: "Simulation cost (one core)", Columns: []string{"algorithm", "events", "data packets", "wall (s)", "events/s", "ns per data packet"}}
 	for _, a := range e3Algs {
 		if r := res[a.cc]; r != nil {
