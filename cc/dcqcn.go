@@ -8,9 +8,9 @@ import (
 )
 
 // DCQCNParams are the reaction-point parameters of DCQCN (Zhu et al.,
-// SIGCOMM 2015; canonical description: spec dcqcn-p.md §1.1; reference
-// simulator as coded: reference-simulator.md §4). Names follow the reference
-// simulator's config keys.
+// SIGCOMM 2015; docs/algorithms/dcqcn.md: canonical mode §4, reference mode
+// §3 = the reference simulator as coded, docs/reference-simulator.md §4).
+// Names follow the reference simulator's config keys.
 type DCQCNParams struct {
 	// Mode "reference" reproduces the reference simulator's DCQCN (cuts only
 	// at the periodic decrease check, α timer uses "any CNP in the slot",
@@ -62,7 +62,7 @@ func DCQCNPaperDefaults() *DCQCNParams {
 
 // Validate checks every field's range. Comparisons are written so that NaN
 // fails them. In reference mode the three intervals are truncated to whole
-// microseconds (reference-simulator.md §0.1 rule 2), so they must be at
+// microseconds (docs/reference-simulator.md §0.1 rule 2), so they must be at
 // least 1 µs; in canonical mode at least 1 ps. A shorter interval would
 // become a zero-length timer period that never lets simulated time advance.
 func (p *DCQCNParams) Validate() error {
@@ -120,7 +120,7 @@ type dcqcnConst struct {
 // lazily: their expiries between two observable moments (an ACK, a CNP, a
 // packet departure) are replayed step by step when the state is next needed,
 // which gives the same arithmetic as queued timers at a fraction of the
-// events (architecture guide, performance notes).
+// events (docs/algorithms/dcqcn.md §5).
 type DCQCN struct {
 	c *dcqcnConst
 
@@ -151,7 +151,7 @@ func NewDCQCN(p *DCQCNParams) func(q *fabric.QP) fabric.Algorithm {
 	}
 	if !c.canonical {
 		// the reference converts µs with MicroSeconds(double): truncation
-		// to whole microseconds (reference-simulator.md §0.1 rule 2)
+		// to whole microseconds (docs/reference-simulator.md §0.1 rule 2)
 		c.alphaIv = sim.Time(int64(p.AlphaResumeInterval)) * sim.Microsecond
 		c.decIv = sim.Time(int64(p.RateDecreaseInterval)) * sim.Microsecond
 		c.incIv = sim.Time(int64(p.RPTimer)) * sim.Microsecond

@@ -11,8 +11,9 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
-// Expected values in these tests are computed from the spec's equations
-// (reference-simulator.md §0.2 and §4, dcqcn-p.md §1.1), never by calling the
+// Expected values in these tests are computed from the documented equations
+// (docs/reference-simulator.md §0.2 and §4, docs/algorithms/dcqcn.md §3–§4),
+// never by calling the
 // code under test. The reference arithmetic is:
 //   α update:  float64((1−g)·α) + g  if a CNP arrived in the slot, else (1−g)·α
 //   cut:       Rc = max(min, trunc(float64(Rc)·(1 − α/2)))

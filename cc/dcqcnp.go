@@ -9,8 +9,8 @@ import (
 
 // DCQCNPParams are the parameters of DCQCN-p, the parameterised,
 // hardware-oriented DCQCN of Wang et al. (J. Hefei Univ. Tech. 2025;
-// spec dcqcn-p.md §1.2–1.5, defaults §1.7). Rates are fractions of the
-// NIC's line rate (R_c initial 1).
+// docs/algorithms/dcqcnp.md §2–§4, parameters §5). Rates are fractions of
+// the NIC's line rate (R_c initial 1).
 type DCQCNPParams struct {
 	G                float64 `yaml:"g" doc:"EWMA gain of α on a rate decrease (pseudo-code line 5, Table 3: 1/16)"`
 	AlphaInit        float64 `yaml:"alpha_init" doc:"α of a newly registered flow (line 4: 1)"`
@@ -20,18 +20,18 @@ type DCQCNPParams struct {
 	ByteThreshold    int64   `yaml:"byte_threshold_bytes" unit:"B" doc:"byte counter BYTE_TH (Table 3: 10 MiB)"`
 	RAI              float64 `yaml:"r_ai" doc:"additive step R_ai as a fraction of line rate (Table 3, §3.2: 0.2; see absolute_steps)"`
 	RHAI             float64 `yaml:"r_hai" doc:"hyper step R_hai as a fraction of line rate (§3.2 \"R_mai\": 0.8)"`
-	HyperIncrease    bool    `yaml:"hyper_increase" doc:"enable the hyper-increase stage (spec §1.1: DCQCN-p ignores it by default)"`
+	HyperIncrease    bool    `yaml:"hyper_increase" doc:"enable the hyper-increase stage (docs/algorithms/dcqcnp.md I9: DCQCN-p ignores it by default)"`
 	StrictAI         bool    `yaml:"ai_threshold_strict" doc:"additive increase only when T > F or B > F (true; reproduces E1) instead of ≥ F"`
-	DecreaseInterval float64 `yaml:"decrease_interval_us" unit:"us" doc:"D: notifications of a flow closer than D to the last accepted one are ignored (unspecified; spec §1.4: 4 µs)"`
-	IncreaseInterval float64 `yaml:"increase_interval_us" unit:"us" doc:"U: a notification D < Δ < U after the last one decreases then increases (unspecified; spec §1.4: 55 µs)"`
+	DecreaseInterval float64 `yaml:"decrease_interval_us" unit:"us" doc:"D: notifications of a flow closer than D to the last accepted one are ignored (unspecified; docs/algorithms/dcqcnp.md I2: 4 µs)"`
+	IncreaseInterval float64 `yaml:"increase_interval_us" unit:"us" doc:"U: a notification D < Δ < U after the last one decreases then increases (unspecified; docs/algorithms/dcqcnp.md I2: 55 µs)"`
 	CAMSize          int     `yaml:"cam_size" doc:"congested flows one NIC can register; notifications of further flows are dropped (§2.2: 512)"`
-	LazyTimer        bool    `yaml:"lazy_timer" doc:"no free-running timer: at most one timer event per packet or notification, when TIME_TH has passed (spec §1.4 option)"`
-	AbsoluteSteps    bool    `yaml:"absolute_steps" doc:"read r_ai and r_hai in Gb/s instead of fractions of line rate (spec §1.4 option)"`
+	LazyTimer        bool    `yaml:"lazy_timer" doc:"no free-running timer: at most one timer event per packet or notification, when TIME_TH has passed (docs/algorithms/dcqcnp.md I10)"`
+	AbsoluteSteps    bool    `yaml:"absolute_steps" doc:"read r_ai and r_hai in Gb/s instead of fractions of line rate (docs/algorithms/dcqcnp.md I8)"`
 	MinRate          float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"floor of R_c·line rate (not in the paper; the reference simulator's MIN_RATE, so pacing never stalls)"`
 }
 
-// DCQCNPDefaults are the paper's DCQCN-p values (spec dcqcn-p.md §1.7) with
-// the spec's interpretations for the unspecified D and U.
+// DCQCNPDefaults are the paper's DCQCN-p values (docs/algorithms/dcqcnp.md
+// §5) with interpretation I2 for the unspecified D and U.
 func DCQCNPDefaults() *DCQCNPParams {
 	return &DCQCNPParams{
 		G:                1.0 / 16,
@@ -82,8 +82,8 @@ func (p *DCQCNPParams) Validate() error {
 }
 
 // dcqcnpRun is the state shared by the QPs of one run: the constants and
-// the per-NIC CAM occupancy (spec §1.5: 512 congested flows per NIC),
-// modelled as a count of registered flows per sending host.
+// the per-NIC CAM occupancy (docs/algorithms/dcqcnp.md §4: 512 congested
+// flows per NIC), modelled as a count of registered flows per sending host.
 type dcqcnpRun struct {
 	p                    DCQCNPParams
 	timeTh, decIv, incIv sim.Time
@@ -91,12 +91,12 @@ type dcqcnpRun struct {
 	cam                  map[int32]int
 }
 
-// DCQCNP is one QP's reaction point (spec dcqcn-p.md §1.4, the event-driven
-// interpretation). Its PAR-TABLE entry is the exported state below. The
-// free-running rate-increase timer is evaluated lazily: expiries between
-// two observable moments (a packet departure, an ACK, a notification) are
-// replayed when the state is next needed, which gives the arithmetic of a
-// queued timer without events.
+// DCQCNP is one QP's reaction point (docs/algorithms/dcqcnp.md §3.2, the
+// event-driven interpretation). Its PAR-TABLE entry is the exported state
+// below. The free-running rate-increase timer is evaluated lazily: expiries
+// between two observable moments (a packet departure, an ACK, a
+// notification) are replayed when the state is next needed, which gives the
+// arithmetic of a queued timer without events.
 type DCQCNP struct {
 	r *dcqcnpRun
 
@@ -150,9 +150,9 @@ func (d *DCQCNP) Start(q *fabric.QP, now sim.Time) {
 }
 
 // OnAck: an ACK carrying the congestion flag is a congestion notification
-// (spec §1.2: reliable connections get a backward congestion flag on the
-// ACK; the fabric flags one ACK per marked packet when host cnp_interval_us
-// is 0). The ACK that completes the flow frees its CAM entry.
+// (docs/algorithms/dcqcnp.md §2: reliable connections get a backward
+// congestion flag on the ACK; the fabric flags one ACK per marked packet
+// when host cnp_interval_us is 0). The ACK that completes the flow frees its CAM entry.
 func (d *DCQCNP) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	if a.CNP {
 		d.notify(q, now)
@@ -165,7 +165,8 @@ func (d *DCQCNP) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	d.apply(q)
 }
 
-// OnNotice handles stand-alone CNP packets (spec §1.2: one per marked packet).
+// OnNotice handles stand-alone CNP packets (docs/algorithms/dcqcnp.md §2:
+// one per marked packet).
 func (d *DCQCNP) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
 	if n.Kind == fabric.KindCNP {
 		d.notify(q, now)
@@ -177,7 +178,8 @@ func (d *DCQCNP) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
 func (d *DCQCNP) OnTimer(q *fabric.QP, id int, now sim.Time) {}
 
 // OnSend advances the timer and runs the byte counter. Send events of an
-// unregistered flow are not counted (spec §1.5: its length is dropped).
+// unregistered flow are not counted (docs/algorithms/dcqcnp.md §4: its
+// length is dropped).
 func (d *DCQCNP) OnSend(q *fabric.QP, size int, now sim.Time) {
 	if !d.Registered {
 		return
@@ -194,11 +196,11 @@ func (d *DCQCNP) OnSend(q *fabric.QP, size int, now sim.Time) {
 	d.apply(q)
 }
 
-// notify is one congestion notification (spec §1.4 "on congestion
-// notification"). A timer expiry at exactly the same instant is taken to
-// come after the notification (interpretation: with a free-running timer
-// this makes a notification round a pure decrease, as in experiment E1);
-// the notification re-arms the timer anyway.
+// notify is one congestion notification (docs/algorithms/dcqcnp.md §3.2
+// "notification at time t"). A timer expiry at exactly the same instant is
+// taken to come after the notification (interpretation I11: with a
+// free-running timer this makes a notification round a pure decrease, as
+// in experiment E1); the notification re-arms the timer anyway.
 func (d *DCQCNP) notify(q *fabric.QP, now sim.Time) {
 	d.advance(q, now, false)
 	r := d.r
@@ -218,7 +220,8 @@ func (d *DCQCNP) notify(q *fabric.QP, now sim.Time) {
 		return
 	}
 	// Two notifications of a flow at the same instant (the FIFO's pairwise
-	// coalescing, spec §1.5) always fall under this gate: Δ = 0 ≤ D.
+	// coalescing, docs/algorithms/dcqcnp.md §4, I18) always fall under this
+	// gate: Δ = 0 ≤ D.
 	delta := now - d.TLatest
 	if delta <= r.decIv {
 		d.Held++ // RateHold
@@ -262,8 +265,8 @@ func (d *DCQCNP) advance(q *fabric.QP, now sim.Time, inclusive bool) {
 	}
 }
 
-// timerEvent: T += 1, RateIncrease, AlphaStep (spec §1.4, pseudo-code
-// lines 9–15).
+// timerEvent: T += 1, RateIncrease, AlphaStep (docs/algorithms/dcqcnp.md
+// §3.2 and I16; the paper's pseudo-code lines 9–15).
 func (d *DCQCNP) timerEvent(q *fabric.QP) {
 	d.T++
 	d.increase(q)
@@ -277,7 +280,7 @@ func (d *DCQCNP) timerEvent(q *fabric.QP) {
 	default:
 		a = max(a-1.0/40, (1-g)*a)
 	}
-	d.Alpha = max(a, 0) // interpretation (spec §1.8.5): α never below 0
+	d.Alpha = max(a, 0) // docs/algorithms/dcqcnp.md I5: α never below 0
 }
 
 // decrease is RateDecrease (pseudo-code lines 2–5).
@@ -290,9 +293,9 @@ func (d *DCQCNP) decrease() {
 }
 
 // increase is RateIncrease: additive step when T or B exceeds F (strict by
-// default, spec §1.4), hyper step when both do and the stage is enabled,
-// then R_c ← (R_c + R_t)/2; reaching full speed frees the CAM entry and
-// sets R_t to 0 (paper).
+// default, docs/algorithms/dcqcnp.md I6), hyper step when both do and the
+// stage is enabled, then R_c ← (R_c + R_t)/2; reaching full speed frees the
+// CAM entry and sets R_t to 0 (paper).
 func (d *DCQCNP) increase(q *fabric.QP) {
 	F := d.r.p.F
 	over := func(x int) bool { return x > F || !d.r.p.StrictAI && x == F }

@@ -10,7 +10,7 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
-// Expected values below follow the equations of spec dcqcn-p.md §1.4,
+// Expected values below follow the equations of docs/algorithms/dcqcnp.md §3.2,
 // written out independently of the code under test:
 //   RateDecrease: T = B = 0; R_t = R_c; R_c = R_c(1 − α/2); α = (1−g)α + g
 //   RateIncrease: R_t += R_ai if T > F or B > F; R_c = (R_c + R_t)/2;
@@ -50,8 +50,8 @@ func dqpExpect(t *testing.T, label string, q *fabric.QP, alg *cc.DCQCNP, rc, rt,
 	}
 }
 
-// dqpE1Run drives one QP through experiment E1's behavioural model (spec
-// dcqcn-p.md §2.1): each round is one scheduled transmission; a round is
+// dqpE1Run drives one QP through experiment E1's behavioural model
+// (docs/algorithms/dcqcnp.md §9): each round is one scheduled transmission; a round is
 // either a congestion mark (an ACK with the congestion flag) or a
 // transmission, at which the free-running rate-increase timer (period
 // TIME_TH = one round) expires once. Rounds are TIME_TH apart, so
@@ -93,9 +93,11 @@ func dqpFullSpeedAt(rc []float64, reg []bool, from int) int {
 	return -1
 }
 
-// E1 (spec dcqcn-p.md §2.1, Fig. 4): 10 congestion marks in 100 rounds —
+// E1 (docs/algorithms/dcqcnp.md §9, the paper's Fig. 4): 10 congestion marks
+// in 100 rounds —
 // one decrease, two and three consecutive decreases, and twice an
-// increase-then-decrease — with the recovery rounds the spec lists.
+// increase-then-decrease — with the recovery rounds docs/algorithms/dcqcnp.md
+// §9 lists.
 func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 	marks := map[int]bool{3: true, 20: true, 21: true, 40: true, 41: true, 42: true, 60: true, 62: true, 80: true, 82: true}
 	if len(marks) != 10 {
@@ -120,9 +122,9 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 		recovery int // rounds from the last mark to full speed
 	}{
 		{"one decrease (round 3)", 3, 6},                // full speed at round 9
-		{"two consecutive decreases (20, 21)", 21, 9},   // spec: 9
-		{"three consecutive decreases (40-42)", 42, 10}, // spec: 10
-		{"increase then decrease (60, 62)", 62, 8},      // spec: 8 (paper: 6, not reproduced)
+		{"two consecutive decreases (20, 21)", 21, 9},   // docs: 9
+		{"three consecutive decreases (40-42)", 42, 10}, // docs: 10
+		{"increase then decrease (60, 62)", 62, 8},      // docs: 8 (paper: 6, not reproduced)
 		{"increase then decrease (80, 82)", 82, 8},
 	} {
 		if got := dqpFullSpeedAt(rc, reg, ep.lastMark) - ep.lastMark; got != ep.recovery {
@@ -145,7 +147,8 @@ func TestDCQCNPE1SingleQPRecovery(t *testing.T) {
 
 // The DCQCN baseline of E1 through the same reaction point: g = 1/256,
 // geometric α decay (eq. 8), R_ai = 40 Mb/s of 40 Gb/s = 0.001, additive
-// from T ≥ F: full speed at round 11 after the cut at round 3 (spec §2.1).
+// from T ≥ F: full speed at round 11 after the cut at round 3
+// (docs/algorithms/dcqcnp.md §9).
 func TestDCQCNPE1DCQCNBaseline(t *testing.T) {
 	p := cc.DCQCNPDefaults()
 	p.G, p.AlphaDecay, p.RAI, p.StrictAI = 1.0/256, "geometric", 0.001, false

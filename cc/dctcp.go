@@ -9,7 +9,8 @@ import (
 
 // DCTCPParams are the parameters of DCTCP (Alizadeh et al., SIGCOMM 2010)
 // in the RDMA rate/window form of the reference simulator
-// (reference-simulator.md §6.2, RdmaHw::HandleAckDctcp).
+// (docs/reference-simulator.md §6.2, RdmaHw::HandleAckDctcp;
+// docs/algorithms/dctcp.md).
 type DCTCPParams struct {
 	G        float64 `yaml:"g" doc:"EWMA gain of α (the marked fraction estimate)"`
 	RateAI   float64 `yaml:"rate_ai_mbps" unit:"Mb/s" doc:"additive increase per window of ACKs (DCTCP_RATE_AI; 615 = 1 MTU per 13 µs)"`

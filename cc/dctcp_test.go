@@ -8,7 +8,7 @@ import (
 	"github.com/ccsim/ccsim/fabric"
 )
 
-// DCTCP unit tests against reference-simulator.md §6.2 (HandleAckDctcp)
+// DCTCP unit tests against docs/reference-simulator.md §6.2 (HandleAckDctcp)
 // and the rounding rules of §0.2–0.3. Per ACK:
 //
 //	ecnCnt += cnp

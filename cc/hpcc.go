@@ -11,7 +11,8 @@ import (
 
 // HPCCParams are HPCC's parameters (Li et al., "HPCC: High Precision
 // Congestion Control", SIGCOMM 2019, Algorithm 1), named as in the paper
-// and the reference simulator (reference-simulator.md §5).
+// and the reference simulator (docs/reference-simulator.md §5;
+// docs/algorithms/hpcc.md).
 type HPCCParams struct {
 	Eta       float64 `yaml:"eta" doc:"target utilisation η (U_TARGET)"`
 	MaxStage  int     `yaml:"max_stage" doc:"maxStage (MI_THRESH): additive-increase stages before a multiplicative update; 0 = always multiplicative"`
@@ -162,7 +163,7 @@ func (h *HPCC) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 }
 
 // update is Algorithm 1 of the paper as the reference codes it
-// (reference-simulator.md §5.2): per hop u = txRate/B + min(qlen, qlen')/(B·T)·...;
+// (docs/reference-simulator.md §5.2): per hop u = txRate/B + min(qlen, qlen')/(B·T)·...;
 // U = the largest; EWMA with weight τ/T; multiplicative (U/η) or additive
 // step; fast reactions move only the pacing rate, full updates commit it.
 func (h *HPCC) update(q *fabric.QP, a *fabric.AckInfo, fast bool) {

@@ -10,7 +10,7 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
-// HPCC unit tests against the equations of reference-simulator.md §5.2 and
+// HPCC unit tests against the equations of docs/reference-simulator.md §5.2 and
 // the rounding rules of §0.2–0.3. Expected numbers were computed outside
 // the code under test (exact rational arithmetic for the fused
 // multiply-add, IEEE double elsewhere, truncation toward zero for rates):

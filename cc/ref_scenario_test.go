@@ -197,12 +197,13 @@ func TestHPCCScenarioHoldsEta(t *testing.T) {
 type refTimelyStep struct {
 	at            sim.Time
 	rtt, prevRTT  float64 // ns: this update's RTT and the previous update's
-	gradient      float64 // recomputed from the RTTs (spec §6.1)
+	gradient      float64 // recomputed from the RTTs (docs/reference-simulator.md §6.1)
 	before, after int64   // pacing rate
 }
 
 // refTimelyObs wraps a TIMELY sender and recomputes, from the RTTs of the
-// ACKs that act, the EWMA RTT gradient as the spec defines it.
+// ACKs that act, the EWMA RTT gradient as docs/reference-simulator.md §6.1
+// defines it.
 type refTimelyObs struct {
 	fabric.Algorithm
 	p       *cc.TIMELYParams

@@ -52,7 +52,7 @@ func Register(s *Spec) {
 
 // Window suffixes: any algorithm name followed by "+win" runs with an
 // in-flight cap that follows the rate (window = max BDP × rate / line rate,
-// the reference simulator's VAR_WIN, spec pidnn.md §1.7 default), or with
+// the reference simulator's VAR_WIN, docs/algorithms/window.md §2), or with
 // "+winfixed" a fixed cap of one BDP (line rate × max base RTT).
 const (
 	WinSuffix      = "+win"

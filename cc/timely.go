@@ -9,7 +9,7 @@ import (
 
 // TIMELYParams are the parameters of TIMELY (Mittal et al., SIGCOMM 2015,
 // Algorithm 1) with the reference simulator's values
-// (reference-simulator.md §6.1).
+// (docs/reference-simulator.md §6.1; docs/algorithms/timely.md).
 type TIMELYParams struct {
 	TLow    float64 `yaml:"t_low_us" unit:"us" doc:"T_low: below it always increase"`
 	THigh   float64 `yaml:"t_high_us" unit:"us" doc:"T_high: above it decrease by β(1 − T_high/rtt)"`

@@ -9,7 +9,7 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
-// TIMELY unit tests against reference-simulator.md §6.1 (UpdateRateTimely)
+// TIMELY unit tests against docs/reference-simulator.md §6.1 (UpdateRateTimely)
 // and §0.2–0.3. Only ACKs with seq > lastUpdateSeq act; the first only
 // records the RTT. Then, in ns:
 //

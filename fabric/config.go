@@ -12,7 +12,7 @@ type PFCMode uint8
 const (
 	// PFCDynamic pauses an ingress (port, class) when its shared-buffer use
 	// reaches (free shared buffer) >> shift, the reference simulator's rule
-	// (spec §7.3–7.5). Lossless.
+	// (docs/reference-simulator.md §7.3–7.5). Lossless.
 	PFCDynamic PFCMode = iota
 	// PFCStatic pauses at a fixed per-(port, class) shared-buffer threshold.
 	PFCStatic
@@ -42,7 +42,8 @@ type ECNRule struct {
 }
 
 // Config holds the fabric-wide settings. Defaults (DefaultConfig) are the
-// reference simulator's `dcqcn` preset at 100 Gb/s (spec README §5).
+// reference simulator's `dcqcn` preset at 100 Gb/s
+// (docs/reference-simulator.md §12).
 type Config struct {
 	PayloadBytes int // payload per data packet (MTU), bytes
 

@@ -51,7 +51,7 @@ func (n *Network) pullWake(h int32, at sim.Time) {
 	}
 }
 
-// hostSend is the NIC transmit routine of host h (spec §2.3): the ACK queue
+// hostSend is the NIC transmit routine of host h (docs/reference-simulator.md §2.3): the ACK queue
 // first, then round robin among QPs that their pacing, window and PFC allow.
 func (n *Network) hostSend(h int32) {
 	nd := &n.Nodes[h]
@@ -209,7 +209,7 @@ func (n *Network) hostReceive(pt int32, pi int32) {
 	}
 }
 
-// receiveData is the receiver NIC (spec §3.2): ACK every in-order packet,
+// receiveData is the receiver NIC (docs/reference-simulator.md §3.2): ACK every in-order packet,
 // NACK a gap (at most once per NackInterval for the same expected byte),
 // discard duplicates and out-of-order packets.
 func (n *Network) receiveData(pi int32) {
@@ -278,7 +278,7 @@ func (n *Network) receiveData(pi int32) {
 	n.hostSend(host)
 }
 
-// receiveAck is the sender's ACK/NACK processing (spec §2.7).
+// receiveAck is the sender's ACK/NACK processing (docs/reference-simulator.md §2.7).
 func (n *Network) receiveAck(pi int32) {
 	pk := &n.pkts[pi]
 	q := &n.QPs[pk.QP]

@@ -24,7 +24,8 @@ func (k Kind) String() string {
 	return "kind?"
 }
 
-// Wire sizes in bytes, as in the reference simulator (spec §1.6): a padded
+// Wire sizes in bytes, as in the reference simulator
+// (docs/reference-simulator.md §1.6): a padded
 // 14-byte L2 header, IPv4 20, UDP 8 and the 6-byte sequence/priority header
 // for data; ACK/NACK/CNP padded to a 60-byte minimum frame; PFC 43 bytes.
 const (

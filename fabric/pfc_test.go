@@ -2,7 +2,7 @@ package fabric
 
 // PFC, shared-buffer and loss-recovery tests: lossless incast under dynamic
 // PFC, lossy incast recovered by go-back-N/NACK/RTO, byte conservation, the
-// exact pause/resume rule of the reference MMU (spec §7.3–7.5) and the
+// exact pause/resume rule of the reference MMU (docs/reference-simulator.md §7.3–7.5) and the
 // guarantee that a paused transmitter sends nothing of the paused class.
 
 import (
@@ -177,7 +177,7 @@ func TestIncastLossyRecovery(t *testing.T) {
 }
 
 // pfcChecker is a switch feature that re-derives every PFC decision of the
-// switch from the MMU state (spec §7.5): after each admitted packet, and
+// switch from the MMU state (docs/reference-simulator.md §7.5): after each admitted packet, and
 // after each dequeue, the pause state of the packet's (ingress port, class)
 // must be exactly what the rule gives for the current counters.
 type pfcChecker struct {
@@ -392,7 +392,8 @@ func TestPFCPauseResumeRule(t *testing.T) {
 }
 
 // TestPFCThresholdInit checks the MMU constants of the reference incast20
-// switch (spec §7.3, §7.4, Appendix A): headroom 37,500 B per port,
+// switch (docs/reference-simulator.md §7.3, §7.4,
+// Appendix A): headroom 37,500 B per port,
 // totalHeadroom 787,500, totalReserve 86,016, shift 3 and the initial
 // dynamic threshold (32 MiB − 787,500 − 86,016) >> 3 = 4,085,114 B; and the
 // shift rule for ports faster than the NIC.
@@ -562,7 +563,7 @@ func TestTailLossRTO(t *testing.T) {
 // (≈ 6.3 µs) fires before the first ACK and makes the sender go back to 0.
 // Nothing is lost, so the receiver sees only in-order packets and
 // duplicates: it ACKs each of the 200 in-order packets once, discards every
-// duplicate without an ACK (spec §3.2) and never NACKs.
+// duplicate without an ACK (docs/reference-simulator.md §3.2) and never NACKs.
 func TestSpuriousRTODuplicates(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.RTO = 3 * sim.Microsecond

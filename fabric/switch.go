@@ -7,7 +7,7 @@ import (
 )
 
 // Shared-buffer accounting follows the reference simulator's SwitchMmu
-// (spec §7.3): per (ingress port, class) a reserve, then the shared pool up
+// (docs/reference-simulator.md §7.3): per (ingress port, class) a reserve, then the shared pool up
 // to a dynamic threshold, then the port's PFC headroom.
 
 // threshold is the dynamic (or static) shared-buffer limit of ingress port p.
@@ -79,7 +79,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	}
 	size := int64(pk.Size)
 	if c != 0 {
-		// admission (spec §7.3)
+		// admission (docs/reference-simulator.md §7.3)
 		th := n.threshold(nd, ip)
 		if size+ip.headroomUsed[c] > ip.headroom && size+n.sharedOf(ip, c) > th {
 			nd.Drops++
@@ -211,7 +211,7 @@ func (n *Network) switchSend(pt int32) {
 	if c != 0 && pk.Kind != KindPFC {
 		nd := &n.Nodes[p.Node]
 		ip := &n.Ports[pk.inPort]
-		// release (spec §7.3)
+		// release (docs/reference-simulator.md §7.3)
 		h := ip.headroomUsed[c]
 		if h > size {
 			h = size

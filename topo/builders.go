@@ -217,9 +217,10 @@ type HPCCFatTreeParams struct {
 }
 
 // RefFat320Params returns the parameters of the HPCC reference fat tree
-// (spec Appendix A, topology T2): 5 pods × (4 ToRs, 4 aggregation
-// switches), 16 cores (4 per aggregation switch), 16 hosts per ToR = 320
-// hosts; hosts at 100 Gb/s, fabric at 400 Gb/s, 1000 ns per link.
+// (docs/reference-simulator.md §12 and Appendix A; topology T2 of
+// docs/papers.md §7.1): 5 pods × (4 ToRs, 4 aggregation switches), 16
+// cores (4 per aggregation switch), 16 hosts per ToR = 320 hosts; hosts at
+// 100 Gb/s, fabric at 400 Gb/s, 1000 ns per link.
 func RefFat320Params() HPCCFatTreeParams {
 	return HPCCFatTreeParams{
 		Pods: 5, ToRsPerPod: 4, AggsPerPod: 4, CoresPerAgg: 4, HostsPerToR: 16,

@@ -15,7 +15,7 @@ const (
 	ns = sim.Nanosecond
 )
 
-// Named shapes of the spec's topology table (README §2.1).
+// Named shapes of the topology table (docs/papers.md §7.1).
 var (
 	// T5: DCON E3 leaf-spine, 8 spines × 10 leaves × 24 hosts, 40 G, 5 µs.
 	t5Params = LeafSpineParams{Spines: 8, Leaves: 10, HostsPerLeaf: 24,
@@ -246,7 +246,7 @@ func TestBuilderMaxRTT(t *testing.T) {
 		rtt  sim.Time
 		bdp  int64
 	}{
-		// 3 switches deep: 2·6 µs + 2·80 ns + 4·20 ns (spec §1.4).
+		// 3 switches deep: 2·6 µs + 2·80 ns + 4·20 ns (docs/reference-simulator.md §1.4).
 		{"HPCC fat tree", RefFat320(), 12240 * ns, 153000},
 		// 4 links of 5 µs at 40 G: 2·20 µs + 4·200 ns.
 		{"T5", must(LeafSpine(t5Params)), 40800 * ns, 204000},

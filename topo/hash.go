@@ -6,7 +6,7 @@ import (
 )
 
 // Murmur3x86_32 is the standard MurmurHash3_x86_32 of key with seed: the
-// hash the reference switches use for ECMP (spec §7.1), with seed = switch
+// hash the reference switches use for ECMP (docs/reference-simulator.md §7.1), with seed = switch
 // node id, over the 12-byte key of RefECMPKey; the next hop is
 // Murmur3x86_32(key, id) % len(list).
 func Murmur3x86_32(key []byte, seed uint32) uint32 {
@@ -50,7 +50,7 @@ func Murmur3x86_32(key []byte, seed uint32) uint32 {
 	return h
 }
 
-// RefECMPKey builds the reference switch's ECMP hash key (spec §7.1): three
+// RefECMPKey builds the reference switch's ECMP hash key (docs/reference-simulator.md §7.1): three
 // little-endian 32-bit words sip, dip and sport | dport<<16. For ACK/NACK
 // packets the reference passes the swapped IPs and ports of the data flow.
 func RefECMPKey(sip, dip uint32, sport, dport uint16) [12]byte {

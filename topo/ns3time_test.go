@@ -2,7 +2,7 @@ package topo
 
 import "testing"
 
-// TestNS3TxTimeNs checks every cell of the table in spec §0.1.
+// TestNS3TxTimeNs checks every cell of the table in docs/reference-simulator.md §0.1.
 func TestNS3TxTimeNs(t *testing.T) {
 	rates := []int64{25e9, 40e9, 50e9, 100e9, 200e9, 400e9}
 	table := []struct {

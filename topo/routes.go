@@ -17,7 +17,8 @@ type nbr struct {
 }
 
 // neighbours returns, for every node, its distinct neighbours in the
-// reference simulator's visiting order (spec §1.3): hosts first by ascending
+// reference simulator's visiting order (docs/reference-simulator.md §1.3):
+// hosts first by ascending
 // id, then switches by descending id. With parallel links between the same
 // pair of nodes only the last one in link order is kept, as the reference's
 // neighbour map is overwritten link by link.
@@ -59,7 +60,7 @@ func (g *Graph) neighbours() [][]nbr {
 	return out
 }
 
-// bfs runs the reference's route computation rooted at root (spec §1.3):
+// bfs runs the reference's route computation rooted at root (docs/reference-simulator.md §1.3):
 // only root and switches are expanded, in FIFO order. dist receives hop
 // counts (-1 = unreachable); queue is scratch space. first(now, e) is called
 // when e.node is discovered from now (now is then the first entry of
@@ -106,8 +107,9 @@ type Routes struct {
 	dist    []int32 // (node*numHosts + hostIndex) -> hop count, -1 = unreachable
 }
 
-// NextHops computes the routing tables of the reference simulator (spec
-// §1.3): a BFS from every destination host h in which only h and switches
+// NextHops computes the routing tables of the reference simulator
+// (docs/reference-simulator.md §1.3): a BFS from every destination host h
+// in which only h and switches
 // are expanded, neighbours being visited hosts first (ascending id) then
 // switches by descending id; every neighbour at distance d+1 of an expanded
 // node at distance d gets that node appended to its next-hop list towards h.
@@ -208,7 +210,8 @@ func (r *Routes) Dist(node, dstHost int) int {
 }
 
 // PathInfo holds the constants of the path between two hosts that the
-// reference simulator uses for base RTT, BDP and standalone FCT (spec §1.4):
+// reference simulator uses for base RTT, BDP and standalone FCT
+// (docs/reference-simulator.md §1.4):
 // the first path its BFS discovers, i.e. the path that from the source
 // follows the first entry of every next-hop list.
 type PathInfo struct {
@@ -268,7 +271,7 @@ func (p *PathInfo) addLink(g *Graph, li, to, payloadBytes int) {
 }
 
 // PathInfo returns the constants of the first BFS path from host src to host
-// dst for packets of payloadBytes (spec §1.4). src may also be a switch;
+// dst for packets of payloadBytes (docs/reference-simulator.md §1.4). src may also be a switch;
 // Hops is -1 if dst is not a host or is unreachable from src. It runs one
 // BFS; use Routes.PathInfo when the tables are already built.
 func (g *Graph) PathInfo(src, dst int, payloadBytes int) PathInfo {
@@ -311,7 +314,7 @@ func (r *Routes) PathInfo(src, dst int, payloadBytes int) PathInfo {
 	return p
 }
 
-// MaxRTT returns the reference's maxRtt and maxBdp (spec §1.4): the maxima,
+// MaxRTT returns the reference's maxRtt and maxBdp (docs/reference-simulator.md §1.4): the maxima,
 // each taken separately, over all ordered pairs of distinct mutually
 // reachable hosts, of RefRTT and RefBDPBytes of the pair's first BFS path
 // for packets of payloadBytes. It costs one BFS per host.
@@ -343,7 +346,8 @@ func (g *Graph) MaxRTT(payloadBytes int) (rtt sim.Time, bdpBytes int64) {
 	return rtt, bdpBytes
 }
 
-// IdealFCT returns the reference's standalone FCT (spec §9.1) of a message of
+// IdealFCT returns the reference's standalone FCT
+// (docs/reference-simulator.md §9.1) of a message of
 // sizeBytes over path p: p.RefRTT() + floor(total·8·10^9 / p.MinBps) ns, with
 // total = size + ceil(size/payloadBytes)·hdrBytes (the reference uses
 // hdrBytes = 48 and payloadBytes = PACKET_PAYLOAD_SIZE; p should have been

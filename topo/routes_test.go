@@ -235,7 +235,7 @@ func TestStarRoutes(t *testing.T) {
 	}
 	rtt, bdp := g.MaxRTT(1000)
 	if rtt != 4160*sim.Nanosecond || bdp != 52000 {
-		t.Fatalf("MaxRTT = %v, %d; want 4160ns, 52000 (spec §1.4)", rtt, bdp)
+		t.Fatalf("MaxRTT = %v, %d; want 4160ns, 52000 (docs/reference-simulator.md §1.4)", rtt, bdp)
 	}
 	fcts := []struct {
 		size int64
@@ -263,7 +263,7 @@ func TestFatTree(t *testing.T) {
 		t.Errorf("NextHops+MaxRTT took %v", el)
 	}
 	if rtt != 12240*sim.Nanosecond || bdp != 153000 {
-		t.Fatalf("MaxRTT = %v, %d; want 12240ns, 153000 (spec §1.4)", rtt, bdp)
+		t.Fatalf("MaxRTT = %v, %d; want 12240ns, 153000 (docs/reference-simulator.md §1.4)", rtt, bdp)
 	}
 	// ToR 320 (hosts 0-15) has uplinks on ports 16..19 to aggregations
 	// 340..343; towards a remote host the list is by descending switch id.

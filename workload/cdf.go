@@ -111,7 +111,7 @@ func LoadCDF(path string) (*CDF, error) {
 //   - websearch: WebSearch_distribution.txt, DCTCP web search (Alizadeh et
 //     al., SIGCOMM 2010); mean 1,711,250 B with linear interpolation.
 //   - fbhadoop: FbHdp_distribution.txt, Facebook Hadoop (Roy et al.,
-//     SIGCOMM 2015; pidnn.md §2.3); mean 120,420.75 B.
+//     SIGCOMM 2015; docs/papers.md §3.3); mean 120,420.75 B.
 //   - googlerpc: GoogleRPC2008.txt, Google RPC sizes before 2008.
 //   - alistorage: AliStorage2019.txt, Alibaba distributed storage, 2019.
 //   - datamining: DataMining.txt, the VL2 data-mining distribution
@@ -123,7 +123,8 @@ func LoadCDF(path string) (*CDF, error) {
 //     "size fraction" lines to "size percent" (fraction × 100, sizes written
 //     as integers: 3.16e+06 → 3160000). Sizes 180 B … 1 GB; mean
 //     12,658,198.6 B with linear interpolation; 82.3 % of flows are below
-//     100 KB and about 4 % above 35 MB, as dcon.md §2.5 describes the workload.
+//     100 KB and about 4 % above 35 MB, as docs/papers.md §5.3 (E3) describes the
+//     workload.
 //
 //go:embed cdf/*.txt
 var cdfFiles embed.FS

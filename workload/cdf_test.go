@@ -178,7 +178,7 @@ func integralMean(c *CDF) float64 {
 }
 
 func TestCDFMean(t *testing.T) {
-	spec := map[string]float64{"websearch": 1.71e6, "fbhadoop": 120.4e3} // spec README §5
+	spec := map[string]float64{"websearch": 1.71e6, "fbhadoop": 120.4e3} // docs/reference-simulator.md §12
 	exact := map[string]string{"websearch": "1711250", "fbhadoop": "481683/4"}
 	for _, name := range BuiltinCDFNames() {
 		c, _ := BuiltinCDF(name)
@@ -199,7 +199,7 @@ func TestCDFMean(t *testing.T) {
 			t.Errorf("%s: exact mean %s, want %s", name, r.RatString(), e)
 		}
 		if s, ok := spec[name]; ok && math.Abs(m-s)/s > 0.01 {
-			t.Errorf("%s: mean %.6g not within 1%% of the spec's %.6g", name, m, s)
+			t.Errorf("%s: mean %.6g not within 1%% of the documented %.6g", name, m, s)
 		}
 		t.Logf("%-10s mean %.4f B (exact %s)", name, m, r.FloatString(4))
 	}

@@ -60,7 +60,7 @@ func (p PoissonParams) MeanInterArrival() float64 {
 // the aggregate host capacity len(Hosts)·HostBps, that the flows offer
 // (OfferedLoad measures it). It is not a core or bisection load: with
 // uniformly random pairs on an oversubscribed fabric the core carries a
-// higher fraction (see dcon.md §2.5 for the conversion).
+// higher fraction (see docs/papers.md §5.3 for the conversion).
 //
 // Like the reference, all hosts draw from one random stream, host arrivals
 // are processed in time order (ties: earlier position in Hosts first), and
@@ -159,8 +159,8 @@ type IncastBurstParams struct {
 	// Load is the share of the aggregate host capacity len(Hosts)·HostBps
 	// that the bursts carry, in (0, 1]: bursts arrive at the rate
 	// Load·len(Hosts)·HostBps / (8·Senders·SizeBytes) per second. This is
-	// spec README W3 / pidnn.md §2.3 ("incast traffic = 2 % of total network
-	// throughput": T = 320 × 100 Gb/s × 0.02 × 10 ms / (60 × 500 KB) = 26.67
+	// W3 of docs/papers.md §7.2 / paper 001's E2, §3.3 ("incast traffic =
+	// 2 % of total network throughput": T = 320 × 100 Gb/s × 0.02 × 10 ms / (60 × 500 KB) = 26.67
 	// expected bursts). Needs HostBps.
 	Load    float64
 	HostBps int64 // host link rate, bits per second (with Load)
@@ -315,8 +315,8 @@ type ManyToManyParams struct {
 }
 
 // ManyToMany generates streams of equal-size messages, one flow per message
-// (spec README W9, decc.md §2.4–2.5): each sender runs PerSender streams;
-// message m (0-based) of every stream starts at Start + m·Interval. With
+// (W9 of docs/papers.md §7.2; paper 000's E4–E5, §2.3): each sender runs
+// PerSender streams; message m (0-based) of every stream starts at Start + m·Interval. With
 // R_s = Receivers without the sender s (in Receivers order) and i the
 // sender's position in Senders, message m of stream j goes to
 // R_s[(i+j+m) mod |R_s|] (round robin: successive messages visit every
@@ -384,8 +384,9 @@ func ManyToMany(p ManyToManyParams) ([]Flow, error) {
 	return flows, nil
 }
 
-// LongShortParams configures LongShort (spec README W8: long flows plus
-// bursts of short flows to one receiver, dcon.md §2.2–2.4; decc.md §2.7).
+// LongShortParams configures LongShort (W8 of docs/papers.md §7.2: long
+// flows plus bursts of short flows to one receiver, paper 003's E0–E2,
+// §5.3; paper 000's E7, §2.3).
 type LongShortParams struct {
 	// LongSenders has one entry per long flow (repeat a host for several).
 	LongSenders []int
@@ -422,7 +423,7 @@ type LongShortParams struct {
 }
 
 // LongShort generates long flows plus sequences of short flows to one
-// receiver. The W8 default burst (dcon.md §2.4) is LongSenders {H0, H1},
+// receiver. The W8 default burst (docs/papers.md §5.3, E2) is LongSenders {H0, H1},
 // LongReceivers {R0, R1}, LongSize 200 MB, ShortSenders H2…H15, Receiver
 // R1, ShortCount 30, ShortMin = ShortMax = 64 KB, Interval 15 µs: 422
 // flows. Draw order: per sequence (senders in order, or the single random

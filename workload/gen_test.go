@@ -201,7 +201,7 @@ func TestPoissonLoadAndStatistics(t *testing.T) {
 	}
 }
 
-// TestPoissonFbHadoopW2 generates the W2 background workload (pidnn.md §2.3:
+// TestPoissonFbHadoopW2 generates the W2 background workload (docs/papers.md §3.3, E2:
 // 320 hosts, 100 Gb/s, FB Hadoop, 30 %, [2 s, 2.01 s)): 99,651 flows
 // expected; the count is Poisson, so ±5√N ≈ ±1,580.
 func TestPoissonFbHadoopW2(t *testing.T) {
@@ -310,7 +310,7 @@ func TestIncastBurstsW3(t *testing.T) {
 	w3 := IncastBurstParams{Hosts: hostRange(320), Senders: 60, SizeBytes: 500_000, Load: 0.02, HostBps: 100e9,
 		Start: 2 * sim.Second, Duration: 10 * sim.Millisecond, Prio: 3, Seed: 1}
 	if e := w3.ExpectedBursts(); math.Abs(e-80.0/3) > 1e-9 {
-		t.Fatalf("W3 expected bursts %v, want 26.67 (pidnn.md §2.3)", e)
+		t.Fatalf("W3 expected bursts %v, want 26.67 (docs/papers.md §3.3, E2)", e)
 	}
 	// A 1 s window: 2,667 bursts expected (Poisson, σ = 51.6); the offered
 	// load has relative σ = 1/√2667 = 1.9 %.
@@ -457,7 +457,7 @@ func TestManyToMany(t *testing.T) {
 }
 
 func TestLongShortW8(t *testing.T) {
-	// dcon.md §2.4 default: H0→R0, H1→R1 200 MB; H2–H15 → R1, 30 flows of
+	// docs/papers.md §5.3 (E2) default: H0→R0, H1→R1 200 MB; H2–H15 → R1, 30 flows of
 	// 64 KB each, every 15 µs. Hosts: H0..H15 = 0..15, R0 = 16, R1 = 17.
 	p := LongShortParams{
 		LongSenders: []int{0, 1}, LongReceivers: []int{16, 17}, LongSize: 200_000_000, LongStart: sim.Second,

@@ -185,8 +185,8 @@ func parseSeconds(s string) (sim.Time, error) {
 	return sim.Time(v), nil
 }
 
-// refSeconds is ns-3's Seconds(double) (64.64 fixed point, truncated; spec
-// §0.1) returned as a sim.Time. Same formula as topo.NS3Seconds.
+// refSeconds is ns-3's Seconds(double) (64.64 fixed point, truncated;
+// docs/reference-simulator.md §0.1) returned as a sim.Time. Same formula as topo.NS3Seconds.
 func refSeconds(x float64) sim.Time {
 	hi := math.Floor(x)
 	lo := uint64((x - hi) * 0x1p64)
