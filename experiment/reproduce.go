@@ -197,6 +197,15 @@ func analyse(p *Paper, e *Experiment, refs []*RunRef, scale Scale, dir string) (
 		}
 		sec.Claims = completeClaims(p, e, sec.Claims, sec.Error)
 	}()
+	if notRun(refs) {
+		n := 0
+		for _, r := range refs {
+			if errors.Is(r.Err, errNotRun) {
+				n++
+			}
+		}
+		return fail(fmt.Sprintf("not run: %d of %d runs have no results at this scale (ccsim reproduce %s %s --scale %s)", n, len(refs), p.ID, e.ID, scale))
+	}
 	s, err := e.Analyze(ctx)
 	if err != nil {
 		return fail("analysis failed: " + err.Error())

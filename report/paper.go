@@ -134,7 +134,9 @@ func WritePaper(dir string, pr *PaperReport) error {
 			name := fileSafe(s.ID + "_" + f.ID)
 			svg, err := renderFigure(f, filepath.Join(dir, "plots", name))
 			if err != nil {
-				return fmt.Errorf("figure %s/%s: %w", s.ID, f.ID, err)
+				// one bad figure must not cost the report: say so in place
+				hs.SVGs = append(hs.SVGs, htmlFigure{Title: fmt.Sprintf("%s: not drawn (%v)", f.Title, err), File: "plots/" + name})
+				continue
 			}
 			hs.SVGs = append(hs.SVGs, htmlFigure{Title: f.Title, SVG: template.HTML(svg), File: "plots/" + name})
 		}
@@ -197,7 +199,12 @@ const (
 
 // renderFigure writes base.png and base.svg and returns the SVG markup
 // for inlining (without its XML declaration).
-func renderFigure(f Figure, base string) (string, error) {
+func renderFigure(f Figure, base string) (svgText string, err error) {
+	defer func() {
+		if x := recover(); x != nil { // gonum/plot panics on degenerate axes
+			err = fmt.Errorf("cannot draw: %v", x)
+		}
+	}()
 	p := newPlot(f.Title, f.XLabel, f.YLabel)
 	have := false
 	for i, s := range f.Series {
@@ -244,6 +251,7 @@ func renderFigure(f Figure, base string) (string, error) {
 	}
 	if !have {
 		p.Title.Text += " (no data)"
+		f.LogX, f.LogY = false, false
 	}
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runReproduce(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	c := reproduceCmd()
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetErr(&out)
+	c.SetArgs(args)
+	err := c.Execute()
+	return out.String(), err
+}
+
+func TestReproduceList(t *testing.T) {
+	out, err := runReproduce(t, "list")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"dcqcn-p  paper 004", "e1  Single-QP", "e2  PMTU sweep", "e3  DCQCN-p vs DCQCN", "minrate-dcqcnp", "[paper: 13.28 Gb/s; number]", "not yet reproducible: dcon"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("reproduce list lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestReproduceErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"nope"}, `unknown paper "nope" (known: dcon, dcqcn-p`},
+		{[]string{"wrcc"}, `paper "wrcc" (paper 002, WRCC (issue 9)) has no reproduction yet`},
+		{[]string{"dcqcn-p", "e9", "--scale", "quick"}, `paper dcqcn-p has no experiment "e9" (experiments: e1, e2, e3)`},
+		{[]string{"dcqcn-p", "--scale", "huge"}, `--scale = "huge": allowed values quick, paper`},
+	} {
+		_, err := runReproduce(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("reproduce %v: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+// One experiment at quick scale: the claims are printed beside the
+// paper's values, the report exists, the other experiments are named as
+// not run.
+func TestReproduceOneExperiment(t *testing.T) {
+	out := t.TempDir()
+	got, err := runReproduce(t, "dcqcn-p", "e1", "--scale", "quick", "--out", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	for _, want := range []string{"e1   full-speed", "round 9", "yes", "experiment e2 has not been run", "report: " + filepath.Join(out, "dcqcn-p", "report.html")} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "dcqcn-p", "claims.csv")); err != nil {
+		t.Error(err)
+	}
+}
