@@ -13,7 +13,7 @@ import (
 	"slices"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/cc"
 )
@@ -182,6 +182,9 @@ func Load(path string) (*Scenario, error) {
 	if s != nil {
 		s.dir = filepath.Dir(path)
 	}
+	if errors.Is(err, errParserPanic) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if err != nil {
 		return s, err
 	}
@@ -191,9 +194,29 @@ func Load(path string) (*Scenario, error) {
 	return s, nil
 }
 
+// errParserPanic marks the error Parse returns when the YAML decoder
+// panicked on the input.
+var errParserPanic = errors.New("the YAML decoder failed on this input")
+
+// parseHook, if set, runs inside Parse's panic guard (tests).
+var parseHook func()
+
 // Parse decodes a scenario strictly (an unknown field is an error naming
 // it), applies defaults and validates every field, reporting all errors.
-func Parse(data []byte) (*Scenario, error) {
+// It never panics: a panic of the YAML decoder becomes an error.
+func Parse(data []byte) (s *Scenario, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("scenario: %w (%v)", errParserPanic, p)
+		}
+	}()
+	if parseHook != nil {
+		parseHook()
+	}
+	return parse(data)
+}
+
+func parse(data []byte) (*Scenario, error) {
 	var s Scenario
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
