@@ -187,14 +187,14 @@ func (w *Workload) hasGenerators() bool {
 func (s *Scenario) builtGraph() (*topo.Graph, error) {
 	t := &s.Topology
 	hb := int64(t.LinkGbps * 1e9)
-	fb := int64(t.FabricGbps * 1e9)
-	if fb == 0 {
-		fb = hb
+	fb := hb
+	if t.FabricGbps != nil {
+		fb = int64(*t.FabricGbps * 1e9)
 	}
 	hd := nsTime(t.LinkDelayNs)
-	fd := nsTime(t.FabricDelayNs)
-	if t.FabricDelayNs == 0 {
-		fd = hd
+	fd := hd
+	if t.FabricDelayNs != nil {
+		fd = nsTime(*t.FabricDelayNs)
 	}
 	switch t.Kind {
 	case "leaf_spine":
@@ -204,7 +204,7 @@ func (s *Scenario) builtGraph() (*topo.Graph, error) {
 		return topo.FatTree(topo.FatTreeParams{K: t.K, HostsPerEdge: t.HostsPerEdge, HostBps: hb, FabricBps: fb, Delay: hd})
 	case "fat320":
 		p := topo.RefFat320Params()
-		if t.FabricGbps != 0 {
+		if t.FabricGbps != nil {
 			p.FabricBps = fb
 		}
 		p.HostBps = hb

@@ -18,7 +18,9 @@ import (
 
 // RunOptions modify one run.
 type RunOptions struct {
-	Seed uint64 // overrides the scenario seed when non-zero
+	Seed uint64 // overrides the scenario seed when non-zero or SeedSet
+	// SeedSet makes Seed override the scenario seed even when it is 0.
+	SeedSet bool
 	// Progress, if set, is called about every million events with the
 	// simulated time elapsed since the first flow start (from the run's
 	// goroutine: it must be safe for concurrent use).
@@ -69,8 +71,8 @@ func (s *Scenario) applyHostLinks(g *topo.Graph) error {
 				if l.A != h && l.B != h {
 					continue
 				}
-				if hl.Gbps != 0 {
-					l.Bps = int64(hl.Gbps * 1e9)
+				if hl.Gbps != nil {
+					l.Bps = int64(*hl.Gbps * 1e9)
 				}
 				if hl.DelayNs != nil {
 					l.Delay = nsTime(*hl.DelayNs)
@@ -225,7 +227,7 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		return nil, err
 	}
 	cfg := s.FabricConfig()
-	if opt.Seed != 0 {
+	if opt.Seed != 0 || opt.SeedSet {
 		cfg.Seed = opt.Seed
 	}
 	ctor, req := spec.New(p)

@@ -7,6 +7,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,8 +19,9 @@ import (
 	"github.com/ccsim/ccsim/cc"
 )
 
-// Scenario is one scenario file. Zero values of optional fields are replaced
-// by the documented defaults (see README.md, "Scenario files").
+// Scenario is one scenario file. Parse replaces absent (or null) optional
+// fields by the documented defaults (see README.md, "Scenario files"); a
+// value given explicitly, 0 included, is kept and range-checked.
 type Scenario struct {
 	Name        string         `yaml:"name"`
 	Description string         `yaml:"description"`
@@ -38,29 +40,29 @@ type Scenario struct {
 
 // Topology selects and sizes the network.
 type Topology struct {
-	Kind          string  `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
-	Hosts         int     `yaml:"hosts"`
-	LinkGbps      float64 `yaml:"link_gbps"`     // host links
-	LinkDelayNs   float64 `yaml:"link_delay_ns"` // host links
-	FabricGbps    float64 `yaml:"fabric_gbps"`   // switch-switch links (default link_gbps)
-	FabricDelayNs float64 `yaml:"fabric_delay_ns"`
-	Spines        int     `yaml:"spines"`
-	Leaves        int     `yaml:"leaves"`
-	HostsPerLeaf  int     `yaml:"hosts_per_leaf"`
-	K             int     `yaml:"k"`
-	HostsPerEdge  int     `yaml:"hosts_per_edge"`
-	File          string  `yaml:"file"`
+	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
+	Hosts         int      `yaml:"hosts"`
+	LinkGbps      float64  `yaml:"link_gbps"`       // host links
+	LinkDelayNs   float64  `yaml:"link_delay_ns"`   // host links
+	FabricGbps    *float64 `yaml:"fabric_gbps"`     // switch-switch links (absent: link_gbps; fat320: its 400)
+	FabricDelayNs *float64 `yaml:"fabric_delay_ns"` // switch-switch links (absent: link_delay_ns)
+	Spines        int      `yaml:"spines"`
+	Leaves        int      `yaml:"leaves"`
+	HostsPerLeaf  int      `yaml:"hosts_per_leaf"`
+	K             int      `yaml:"k"`
+	HostsPerEdge  int      `yaml:"hosts_per_edge"`
+	File          string   `yaml:"file"`
 	// HostLinks overrides the rate and/or delay of the links of chosen
 	// hosts (any topology kind), e.g. a 25 Gb/s receiver among 100 Gb/s
 	// senders (paper 004's mixed 100/25 Gb/s incast).
 	HostLinks []HostLink `yaml:"host_links"`
 }
 
-// HostLink sets the link of each listed host: rate gbps (0 = unchanged)
-// and one-way delay delay_ns (absent = unchanged).
+// HostLink sets the link of each listed host: rate gbps and one-way delay
+// delay_ns (each: absent = unchanged).
 type HostLink struct {
 	Hosts   []int    `yaml:"hosts"`
-	Gbps    float64  `yaml:"gbps"`
+	Gbps    *float64 `yaml:"gbps"`
 	DelayNs *float64 `yaml:"delay_ns"`
 }
 
@@ -217,12 +219,21 @@ func Parse(data []byte) (s *Scenario, err error) {
 }
 
 func parse(data []byte) (*Scenario, error) {
+	// The document tree tells which fields are given (absent and null take
+	// the defaults); the strict decode fills the struct.
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fmt.Errorf("scenario: empty document")
+		}
+		return nil, fmt.Errorf("scenario: %w", err)
+	}
 	var s Scenario
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var errs Errors
 	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, errIsEOF(err)) {
+		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("scenario: empty document")
 		}
 		// Unknown fields and type mismatches leave the rest of the document
@@ -235,19 +246,12 @@ func parse(data []byte) (*Scenario, error) {
 			errs = append(errs, errors.New(m))
 		}
 	}
-	s.applyDefaults()
+	errs = append(errs, s.applyDefaults(&root)...)
 	errs = append(errs, s.validate()...)
 	if len(errs) > 0 {
 		return &s, errs
 	}
 	return &s, nil
-}
-
-func errIsEOF(err error) error {
-	if err != nil && err.Error() == "EOF" {
-		return err
-	}
-	return errors.New("not EOF")
 }
 
 // Default values of the scenario schema.
@@ -261,41 +265,49 @@ const (
 	DefaultPrio         = 3
 )
 
-func (s *Scenario) applyDefaults() {
-	if s.Seed == 0 {
+// applyDefaults sets the fields that root (the document) does not give to
+// their defaults. It returns the errors of explicit values that have no
+// other representation (0 of a field whose zero value means "default").
+func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
+	var errs Errors
+	has := func(path ...any) bool { return given(root, path...) }
+	if !has("seed") {
 		s.Seed = DefaultSeed
 	}
-	if s.StopMs == 0 {
+	if !has("stop_ms") {
 		s.StopMs = DefaultStopMs
 	}
-	if len(s.CC) == 0 {
+	if !has("cc") {
 		s.CC = []string{"dcqcn"}
 	}
 	t := &s.Topology
-	if t.Kind == "" {
+	if !has("topology", "kind") {
 		t.Kind = "star"
 	}
-	if t.LinkGbps == 0 {
+	if !has("topology", "link_gbps") {
 		t.LinkGbps = DefaultLinkGbps
 	}
-	if t.LinkDelayNs == 0 {
+	if !has("topology", "link_delay_ns") {
 		t.LinkDelayNs = DefaultLinkDelayNs
 	}
+	if has("topology", "hosts_per_edge") && t.HostsPerEdge == 0 {
+		errs = append(errs, fmt.Errorf("topology.hosts_per_edge = 0 out of range [1, 512] (omit it for k/2)"))
+	}
 	sw := &s.Switch
-	if sw.BufferMiB == 0 {
+	if !has("switch", "buffer_mib") {
 		sw.BufferMiB = DefaultBufferMiB
 	}
-	if sw.PFC == "" {
+	if !has("switch", "pfc") {
 		sw.PFC = "dynamic"
 	}
-	if sw.PFCStaticKB == 0 {
+	if !has("switch", "pfc_static_kb") {
 		sw.PFCStaticKB = 512
 	}
-	if s.Host.PayloadBytes == 0 {
+	if !has("host", "payload_bytes") {
 		s.Host.PayloadBytes = DefaultPayloadBytes
 	}
 	w := &s.Workload
-	if w.Kind == "" {
+	if !has("workload", "kind") {
 		switch {
 		case w.hasGenerators():
 			w.Kind = "generated"
@@ -308,16 +320,42 @@ func (s *Scenario) applyDefaults() {
 		}
 	}
 	for i := range w.Flows {
-		if w.Flows[i].Prio == 0 {
+		if !has("workload", "flows", i, "prio") {
 			w.Flows[i].Prio = DefaultPrio
 		}
 	}
-	if w.Incast != nil && w.Incast.Prio == 0 {
-		w.Incast.Prio = DefaultPrio
+	if w.Incast != nil {
+		if !has("workload", "incast", "prio") {
+			w.Incast.Prio = DefaultPrio
+		}
+		if !has("workload", "incast", "qps_per_sender") {
+			w.Incast.QPsPerSender = 1
+		}
 	}
-	if w.Incast != nil && w.Incast.QPsPerSender == 0 {
-		w.Incast.QPsPerSender = 1
+	genPrio := func(key string, prio *int) {
+		if !has("workload", key, "prio") {
+			*prio = DefaultPrio
+		}
 	}
+	if p := w.Poisson; p != nil {
+		genPrio("poisson", &p.Prio)
+	}
+	if p := w.IncastBursts; p != nil {
+		genPrio("incast_bursts", &p.Prio)
+	}
+	if p := w.AllToAll; p != nil {
+		genPrio("all_to_all", &p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		genPrio("many_to_many", &p.Prio)
+	}
+	if p := w.LongShort; p != nil {
+		genPrio("long_short", &p.Prio)
+	}
+	if m := w.ManyToMany; m != nil && !has("workload", "many_to_many", "per_sender") {
+		m.PerSender = 1
+	}
+	return errs
 }
 
 func rangef(errs *Errors, field string, v, lo, hi float64) {
@@ -329,6 +367,9 @@ func rangef(errs *Errors, field string, v, lo, hi float64) {
 func (s *Scenario) validate() Errors {
 	var errs Errors
 	rangef(&errs, "stop_ms", s.StopMs, 1e-6, 1e6)
+	if len(s.CC) == 0 {
+		errs = append(errs, fmt.Errorf("cc: at least one algorithm is required (names: ccsim list)"))
+	}
 	s.ccParams = map[string]cc.Params{}
 	seen := map[string]bool{}
 	for i, name := range s.CC {
@@ -399,20 +440,22 @@ func (s *Scenario) validate() Errors {
 		if len(hl.Hosts) == 0 {
 			errs = append(errs, fmt.Errorf("%s.hosts: at least one host is required", f))
 		}
-		if hl.Gbps != 0 {
-			rangef(&errs, f+".gbps", hl.Gbps, 0.001, 10_000)
+		if hl.Gbps != nil {
+			rangef(&errs, f+".gbps", *hl.Gbps, 0.001, 10_000)
 		}
 		if hl.DelayNs != nil {
 			rangef(&errs, f+".delay_ns", *hl.DelayNs, 0, 1e9)
 		}
-		if hl.Gbps == 0 && hl.DelayNs == nil {
+		if hl.Gbps == nil && hl.DelayNs == nil {
 			errs = append(errs, fmt.Errorf("%s: set gbps and/or delay_ns", f))
 		}
 	}
-	if t.FabricGbps != 0 {
-		rangef(&errs, "topology.fabric_gbps", t.FabricGbps, 0.001, 10_000)
+	if t.FabricGbps != nil {
+		rangef(&errs, "topology.fabric_gbps", *t.FabricGbps, 0.001, 10_000)
 	}
-	rangef(&errs, "topology.fabric_delay_ns", t.FabricDelayNs, 0, 1e9)
+	if t.FabricDelayNs != nil {
+		rangef(&errs, "topology.fabric_delay_ns", *t.FabricDelayNs, 0, 1e9)
+	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
 	sw := &s.Switch
@@ -506,6 +549,27 @@ func (s *Scenario) validate() Errors {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated", w.Kind))
+	}
+	genPrio := func(key string, prio int) {
+		rangef(&errs, "workload."+key+".prio", float64(prio), 1, 7)
+	}
+	if p := w.Poisson; p != nil {
+		genPrio("poisson", p.Prio)
+	}
+	if p := w.IncastBursts; p != nil {
+		genPrio("incast_bursts", p.Prio)
+	}
+	if p := w.AllToAll; p != nil {
+		genPrio("all_to_all", p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		genPrio("many_to_many", p.Prio)
+	}
+	if p := w.LongShort; p != nil {
+		genPrio("long_short", p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		rangef(&errs, "workload.many_to_many.per_sender", float64(p.PerSender), 1, 1e6)
 	}
 	if p := w.Poisson; p != nil {
 		rangef(&errs, "workload.poisson.load", p.Load, 1e-6, 1)

@@ -101,3 +101,23 @@ func TestRefCompare(t *testing.T) {
 		t.Errorf("refcompare output:\n%s", out.String())
 	}
 }
+
+// --seed 0 is a seed like any other, not "no override".
+func TestRunSeedZero(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nseed: 5\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{nil, `"seed": 5,`}, {[]string{"--seed", "0"}, `"seed": 0,`}, {[]string{"--seed", "3"}, `"seed": 3,`}} {
+		res := filepath.Join(dir, "res")
+		if out, err := run(t, append([]string{"run", scen, "--out", res, "--cc", "none"}, c.args...)...); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		js, err := os.ReadFile(filepath.Join(res, "none", "summary.json"))
+		if err != nil || !strings.Contains(string(js), c.want) {
+			t.Errorf("%v: summary.json lacks %s: %v\n%s", c.args, c.want, err, js)
+		}
+	}
+}

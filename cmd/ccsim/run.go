@@ -55,7 +55,8 @@ func runCmd() *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
-			return runAndReport(cmd.OutOrStdout(), s, scenario.RunOptions{Seed: seed}, out, workers)
+			opt := scenario.RunOptions{Seed: seed, SeedSet: cmd.Flags().Changed("seed")}
+			return runAndReport(cmd.OutOrStdout(), s, opt, out, workers)
 		},
 	}
 	c.Flags().StringVar(&ccList, "cc", "", "comma-separated algorithms (overrides the scenario's cc list)")
