@@ -118,22 +118,63 @@ func hostBps(g *topo.Graph, h int) int64 {
 	return 0
 }
 
+// checkHostLists reports the host ids of the generator sections that are
+// not hosts of g, naming the field.
+func (s *Scenario) checkHostLists(g *topo.Graph) error {
+	w := &s.Workload
+	var errs Errors
+	list := func(field string, ids []int) {
+		for i, h := range ids {
+			if !isHost(g, h) {
+				errs = append(errs, fmt.Errorf("workload.%s[%d] = %d is not a host of the topology (%s)", field, i, h, describeHosts(g)))
+			}
+		}
+	}
+	if p := w.Poisson; p != nil {
+		list("poisson.hosts", p.Hosts)
+	}
+	if p := w.IncastBursts; p != nil {
+		list("incast_bursts.hosts", p.Hosts)
+	}
+	if p := w.AllToAll; p != nil {
+		list("all_to_all.hosts", p.Hosts)
+	}
+	if p := w.ManyToMany; p != nil {
+		list("many_to_many.senders", p.Senders)
+		list("many_to_many.receivers", p.Receivers)
+	}
+	if p := w.LongShort; p != nil {
+		list("long_short.long_senders", p.LongSenders)
+		list("long_short.long_receivers", p.LongReceivers)
+		list("long_short.short_senders", p.ShortSenders)
+		if (p.ShortCount > 0 || len(p.LongReceivers) == 0 && len(p.LongSenders) > 0) && !isHost(g, p.Receiver) {
+			errs = append(errs, fmt.Errorf("workload.long_short.receiver = %d is not a host of the topology (%s)", p.Receiver, describeHosts(g)))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
 // generated builds the flows of the generator sections.
 func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
+	if err := s.checkHostLists(g); err != nil {
+		return nil, err
+	}
 	w := &s.Workload
 	var out [][]workload.Flow
+	var errs Errors // every generator's, not only the first
 	if p := w.Poisson; p != nil {
-		c, err := s.cdfOf(p.CDF)
-		if err != nil {
-			return nil, fmt.Errorf("workload.poisson.%v", err)
-		}
 		hs := hostsOr(p.Hosts, g)
-		fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
-			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
-		if err != nil {
-			return nil, fmt.Errorf("workload.poisson: %w", err)
+		if c, err := s.cdfOf(p.CDF); err != nil {
+			errs = append(errs, fmt.Errorf("workload.poisson.%v", err))
+		} else if fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
+			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed}); err != nil {
+			errs = append(errs, fmt.Errorf("workload.poisson: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.IncastBursts; p != nil {
 		hs := hostsOr(p.Hosts, g)
@@ -141,9 +182,10 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 			Load: p.Load, HostBps: hostBps(g, hs[0]), BurstRate: p.BurstsPerS, Count: p.Count,
 			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
 		if err != nil {
-			return nil, fmt.Errorf("workload.incast_bursts: %w", err)
+			errs = append(errs, fmt.Errorf("workload.incast_bursts: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.AllToAll; p != nil {
 		out = append(out, workload.AllToAll(hostsOr(p.Hosts, g), p.SizeBytes, nsTime(p.StartNs), prioOr(p.Prio)))
@@ -153,27 +195,30 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 			PerSender: p.PerSender, Count: p.Count, Interval: usTime(p.IntervalUs), Start: nsTime(p.StartNs),
 			RandomDst: p.RandomDst, Prio: prioOr(p.Prio), Seed: s.Seed})
 		if err != nil {
-			return nil, fmt.Errorf("workload.many_to_many: %w", err)
+			errs = append(errs, fmt.Errorf("workload.many_to_many: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.LongShort; p != nil {
 		lp := workload.LongShortParams{LongSenders: p.LongSenders, LongReceivers: p.LongReceivers, LongSize: p.LongSizeBytes,
 			LongStart: nsTime(p.LongStartNs), ShortSenders: p.ShortSenders, Receiver: p.Receiver, ShortCount: p.ShortCount,
 			RandomSenders: p.RandomSenders, ShortMin: p.ShortMinBytes, ShortMax: p.ShortMaxBytes, ShortStart: nsTime(p.ShortStartNs),
 			Interval: usTime(p.IntervalUs), Poisson: p.Poisson, Prio: prioOr(p.Prio), Seed: s.Seed}
+		var cdfErr error
 		if p.ShortCDF != "" {
-			c, err := s.cdfOf(p.ShortCDF)
-			if err != nil {
-				return nil, fmt.Errorf("workload.long_short.short_%v", err)
-			}
-			lp.ShortCDF = c
+			lp.ShortCDF, cdfErr = s.cdfOf(p.ShortCDF)
 		}
-		fl, err := workload.LongShort(lp)
-		if err != nil {
-			return nil, fmt.Errorf("workload.long_short: %w", err)
+		if cdfErr != nil {
+			errs = append(errs, fmt.Errorf("workload.long_short.short_%v", cdfErr))
+		} else if fl, err := workload.LongShort(lp); err != nil {
+			errs = append(errs, fmt.Errorf("workload.long_short: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	return out, nil
 }

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -140,16 +141,53 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 		}
 		flows = workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio)
 	}
-	n := g.NumNodes()
-	for i, f := range flows {
-		if f.Src < 0 || f.Src >= n || g.Kinds[f.Src] != topo.Host {
-			return nil, fmt.Errorf("workload flow %d: src %d is not a host of the topology (hosts: %d nodes)", i, f.Src, n)
-		}
-		if f.Dst < 0 || f.Dst >= n || g.Kinds[f.Dst] != topo.Host {
-			return nil, fmt.Errorf("workload flow %d: dst %d is not a host of the topology", i, f.Dst)
-		}
+	if err := checkEndpoints(g, flows); err != nil {
+		return nil, err
 	}
 	return flows, nil
+}
+
+// maxEndpointErrors bounds the bad flows listed one by one.
+const maxEndpointErrors = 10
+
+// checkEndpoints reports the flows whose source or destination is not a
+// host of g.
+func checkEndpoints(g *topo.Graph, flows []workload.Flow) error {
+	var errs Errors
+	bad := 0
+	for i, f := range flows {
+		for _, e := range []struct {
+			what string
+			id   int
+		}{{"src", f.Src}, {"dst", f.Dst}} {
+			if isHost(g, e.id) {
+				continue
+			}
+			if bad++; bad <= maxEndpointErrors {
+				errs = append(errs, fmt.Errorf("workload flow %d: %s %d is not a host of the topology (%s)", i, e.what, e.id, describeHosts(g)))
+			}
+		}
+	}
+	if bad > maxEndpointErrors {
+		errs = append(errs, fmt.Errorf("workload: %d more flow endpoints are not hosts of the topology", bad-maxEndpointErrors))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func isHost(g *topo.Graph, id int) bool {
+	return id >= 0 && id < g.NumNodes() && g.Kinds[id] == topo.Host
+}
+
+// describeHosts summarises the host ids of g for error messages.
+func describeHosts(g *topo.Graph) string {
+	hs := g.Hosts()
+	if len(hs) > 0 && hs[len(hs)-1]-hs[0] == len(hs)-1 {
+		return fmt.Sprintf("hosts are %d..%d of %d nodes", hs[0], hs[len(hs)-1], g.NumNodes())
+	}
+	return fmt.Sprintf("%d hosts among %d nodes", len(hs), g.NumNodes())
 }
 
 // FabricConfig translates the scenario's switch and host settings.
@@ -207,6 +245,23 @@ func (s *Scenario) FabricConfig() fabric.Config {
 
 // Build constructs the simulation of algorithm ccName.
 func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
+	if _, err := cc.Lookup(ccName); err != nil {
+		return nil, err
+	}
+	g, err := s.Graph()
+	if err != nil {
+		return nil, err
+	}
+	flows, err := s.Flows(g)
+	if err != nil {
+		return nil, err
+	}
+	return s.build(ccName, opt, g, flows)
+}
+
+// build constructs the simulation of algorithm ccName on graph g with
+// flows.
+func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []workload.Flow) (*Built, error) {
 	spec, err := cc.Lookup(ccName)
 	if err != nil {
 		return nil, err
@@ -217,14 +272,6 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		if err := p.Validate(); err != nil {
 			return nil, err
 		}
-	}
-	g, err := s.Graph()
-	if err != nil {
-		return nil, err
-	}
-	flows, err := s.Flows(g)
-	if err != nil {
-		return nil, err
 	}
 	cfg := s.FabricConfig()
 	if opt.Seed != 0 || opt.SeedSet {
@@ -274,12 +321,9 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		})
 	}
 	if s.Outputs.QueueSampleUs > 0 && len(s.Outputs.QueuePorts) > 0 {
-		ports := make([]int32, len(s.Outputs.QueuePorts))
-		for i, qp := range s.Outputs.QueuePorts {
-			if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
-				return nil, fmt.Errorf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
-			}
-			ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
+		ports, err := s.queuePorts(net)
+		if err != nil {
+			return nil, err
 		}
 		net.Monitor(usTime(s.Outputs.QueueSampleUs), func(n *fabric.Network, now sim.Time) {
 			if now < first {
@@ -327,6 +371,29 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		net.OnFlowDone = func(q *fabric.QP) { b.bytes.Add(int(q.ID), q.Finish, q.SizeBytes) }
 	}
 	return b, nil
+}
+
+// queuePorts resolves outputs.queue_ports to port indices of net.
+func (s *Scenario) queuePorts(net *fabric.Network) ([]int32, error) {
+	ports := make([]int32, len(s.Outputs.QueuePorts))
+	var errs Errors
+	for i, qp := range s.Outputs.QueuePorts {
+		if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
+			msg := fmt.Sprintf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
+			if qp.Node >= 0 && qp.Node < len(net.Nodes) {
+				msg += fmt.Sprintf(" (node %d has ports 0..%d)", qp.Node, net.Nodes[qp.Node].NumPorts-1)
+			} else {
+				msg += fmt.Sprintf(" (nodes are 0..%d)", len(net.Nodes)-1)
+			}
+			errs = append(errs, errors.New(msg))
+			continue
+		}
+		ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return ports, nil
 }
 
 // Result is the outcome of one run.

@@ -23,19 +23,26 @@ import (
 // fields by the documented defaults (see README.md, "Scenario files"); a
 // value given explicitly, 0 included, is kept and range-checked.
 type Scenario struct {
-	Name        string         `yaml:"name"`
-	Description string         `yaml:"description"`
-	Seed        uint64         `yaml:"seed"`
-	StopMs      float64        `yaml:"stop_ms"`
-	CC          []string       `yaml:"cc"`
-	Params      map[string]any `yaml:"params"`
-	Topology    Topology       `yaml:"topology"`
-	Switch      Switch         `yaml:"switch"`
-	Host        Host           `yaml:"host"`
-	Workload    Workload       `yaml:"workload"`
-	Outputs     Outputs        `yaml:"outputs"`
-	ccParams    map[string]cc.Params
-	dir         string // directory of the scenario file (relative paths)
+	Name        string               `yaml:"name"`
+	Description string               `yaml:"description"`
+	Seed        uint64               `yaml:"seed"`
+	StopMs      float64              `yaml:"stop_ms"`
+	CC          []string             `yaml:"cc"`
+	Params      map[string]yaml.Node `yaml:"params"` // per algorithm, decoded by validate
+	Topology    Topology             `yaml:"topology"`
+	Switch      Switch               `yaml:"switch"`
+	Host        Host                 `yaml:"host"`
+	Workload    Workload             `yaml:"workload"`
+	Outputs     Outputs              `yaml:"outputs"`
+	ccParams    map[string]cc.Params // validated parameters of the algorithms in CC
+	dir         string               // directory of the scenario file (relative paths)
+	sound       soundness            // sections that passed validation
+}
+
+// soundness records which sections passed validation, so that Check builds
+// only from sound inputs (and reports its findings next to the others).
+type soundness struct {
+	topology, fabric, workload, outputs bool
 }
 
 // Topology selects and sizes the network.
@@ -212,21 +219,43 @@ func Parse(data []byte) (s *Scenario, err error) {
 			s, err = nil, fmt.Errorf("scenario: %w (%v)", errParserPanic, p)
 		}
 	}()
+	s, errs, err := safeDecode(data)
+	if err != nil {
+		return nil, err
+	}
+	errs = append(errs, s.validate()...)
+	if len(errs) > 0 {
+		return s, errs
+	}
+	return s, nil
+}
+
+// safeDecode is decode with a panic of the YAML decoder turned into an
+// error.
+func safeDecode(data []byte) (s *Scenario, errs Errors, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, errs, err = nil, nil, fmt.Errorf("scenario: %w (%v)", errParserPanic, p)
+		}
+	}()
 	if parseHook != nil {
 		parseHook()
 	}
-	return parse(data)
+	return decode(data)
 }
 
-func parse(data []byte) (*Scenario, error) {
+// decode decodes a scenario strictly and applies the defaults. It returns
+// the field errors found (unknown fields, type mismatches, explicit values
+// without a representation), or err if the input is not a YAML document.
+func decode(data []byte) (*Scenario, Errors, error) {
 	// The document tree tells which fields are given (absent and null take
 	// the defaults); the strict decode fills the struct.
 	var root yaml.Node
 	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("scenario: empty document")
+			return nil, nil, fmt.Errorf("scenario: empty document")
 		}
-		return nil, fmt.Errorf("scenario: %w", err)
+		return nil, nil, fmt.Errorf("scenario: %w", err)
 	}
 	var s Scenario
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -234,24 +263,20 @@ func parse(data []byte) (*Scenario, error) {
 	var errs Errors
 	if err := dec.Decode(&s); err != nil {
 		if errors.Is(err, io.EOF) {
-			return nil, fmt.Errorf("scenario: empty document")
+			return nil, nil, fmt.Errorf("scenario: empty document")
 		}
 		// Unknown fields and type mismatches leave the rest of the document
 		// decoded: report them together with the validation errors.
 		var te *yaml.TypeError
 		if !errors.As(err, &te) {
-			return nil, fmt.Errorf("scenario: %w", err)
+			return nil, nil, fmt.Errorf("scenario: %w", err)
 		}
 		for _, m := range te.Errors {
 			errs = append(errs, errors.New(m))
 		}
 	}
 	errs = append(errs, s.applyDefaults(&root)...)
-	errs = append(errs, s.validate()...)
-	if len(errs) > 0 {
-		return &s, errs
-	}
-	return &s, nil
+	return &s, errs, nil
 }
 
 // Default values of the scenario schema.
@@ -387,22 +412,29 @@ func (s *Scenario) validate() Errors {
 		if !ok {
 			raw, ok = s.Params[cc.BaseName(name)] // dcqcn+win takes params.dcqcn
 		}
+		bad := false
 		if ok {
-			if err := decodeParams(raw, p); err != nil {
+			for _, err := range decodeParams(&raw, p) {
 				errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
-				continue
+				bad = true
 			}
 		}
+		// validated even after a decoding error: the fields that decoded
+		// are checked too
 		if err := p.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("params.%s.%v", name, err))
+			bad = true
 		}
-		s.ccParams[name] = p
+		if !bad {
+			s.ccParams[name] = p
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Params)) {
 		if _, err := cc.Lookup(name); err != nil {
 			errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
 		}
 	}
+	n := len(errs)
 	t := &s.Topology
 	switch t.Kind {
 	case "star":
@@ -458,6 +490,8 @@ func (s *Scenario) validate() Errors {
 	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
+	s.sound.topology = len(errs) == n
+	n = len(errs)
 	sw := &s.Switch
 	rangef(&errs, "switch.buffer_mib", sw.BufferMiB, 0.0625, 1<<20)
 	switch sw.PFC {
@@ -491,6 +525,8 @@ func (s *Scenario) validate() Errors {
 	if h.RTOUs != nil {
 		rangef(&errs, "host.rto_us", *h.RTOUs, 0, 1e7)
 	}
+	s.sound.fabric = len(errs) == n
+	n = len(errs)
 	w := &s.Workload
 	switch w.Kind {
 	case "flows":
@@ -586,6 +622,8 @@ func (s *Scenario) validate() Errors {
 	if p := w.AllToAll; p != nil {
 		rangef(&errs, "workload.all_to_all.size_bytes", float64(p.SizeBytes), 1, 1e12)
 	}
+	s.sound.workload = len(errs) == n
+	n = len(errs)
 	o := &s.Outputs
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
@@ -604,25 +642,50 @@ func (s *Scenario) validate() Errors {
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}
+	s.sound.outputs = len(errs) == n
 	return errs
 }
 
-// decodeParams re-encodes a generic YAML value and decodes it strictly into
-// the algorithm's parameter struct (unknown parameter names are errors).
-func decodeParams(raw any, into cc.Params) error {
-	b, err := yaml.Marshal(raw)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(into); err != nil {
-		if err.Error() == "EOF" {
-			return nil
+// decodeParams decodes an algorithm's parameters from their node of the
+// document strictly: a name that is not a parameter is an error, and every
+// error names its line in the file.
+func decodeParams(n *yaml.Node, into cc.Params) Errors {
+	var errs Errors
+	if keys, ok := mappingKeys(n); ok {
+		known := map[string]bool{}
+		var names []string
+		for _, pi := range cc.Describe(into) {
+			known[pi.Name] = true
+			names = append(names, pi.Name)
 		}
-		return err
+		for _, k := range keys {
+			if !known[k.Value] {
+				errs = append(errs, fmt.Errorf("line %d: field %s not found in type %s (parameters: %s)",
+					k.Line, k.Value, strings.TrimPrefix(fmt.Sprintf("%T", into), "*"), strings.Join(names, ", ")))
+			}
+		}
 	}
-	return nil
+	if err := n.Decode(into); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return append(errs, err)
+		}
+		for _, m := range te.Errors {
+			errs = append(errs, errors.New(m))
+		}
+	}
+	// in the order of the file
+	slices.SortStableFunc(errs, func(a, b error) int { return lineOf(a) - lineOf(b) })
+	return errs
+}
+
+// lineOf is N of an error "line N: ...", else 0.
+func lineOf(err error) int {
+	var n int
+	if _, e := fmt.Sscanf(err.Error(), "line %d:", &n); e != nil {
+		return 0
+	}
+	return n
 }
 
 func (s *Scenario) path(p string) string {
@@ -637,11 +700,13 @@ func (s *Scenario) checkFiles() error {
 	if s.Topology.Kind == "ns3" {
 		if _, err := os.Stat(s.path(s.Topology.File)); err != nil {
 			errs = append(errs, fmt.Errorf("topology.file: %v", err))
+			s.sound.topology = false
 		}
 	}
 	if s.Workload.Kind == "ns3" {
 		if _, err := os.Stat(s.path(s.Workload.File)); err != nil {
 			errs = append(errs, fmt.Errorf("workload.file: %v", err))
+			s.sound.workload = false
 		}
 	}
 	if len(errs) > 0 {

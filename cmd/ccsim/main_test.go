@@ -121,3 +121,61 @@ func TestRunSeedZero(t *testing.T) {
 		}
 	}
 }
+
+// validate builds what run builds: every input run rejects, validate
+// rejects too, with the same message.
+func TestValidateBuildsLikeRun(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "badflows.txt"), []byte("2\n0 1 3 100 1000 0\n0 1 3 100 abc 0\n"), 0o644)
+	const topo = "topology: {kind: star, hosts: 3}\n"
+	const flows = "workload: {flows: [{src: 0, dst: 1, size_bytes: 1000}]}\n"
+	for _, c := range []struct{ name, yaml, want string }{
+		{"missing host", topo + "workload: {flows: [{src: 0, dst: 7, size_bytes: 1000}]}\n", "dst 7"},
+		{"switch as host", topo + "workload: {flows: [{src: 3, dst: 1, size_bytes: 1000}]}\n", "src 3"},
+		{"incast to a switch", topo + "workload: {incast: {senders: [0, 1], receiver: 3, sizes_bytes: [1000]}}\n", "dst 3"},
+		{"poisson hosts", topo + "workload: {poisson: {cdf: websearch, load: 0.1, duration_ms: 0.01, hosts: [0, 3]}}\n", "workload.poisson.hosts"},
+		{"queue port", topo + flows + "outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}\n", "outputs.queue_ports[0]"},
+		{"cdf name", topo + "workload: {poisson: {cdf: websearh, load: 0.1, duration_ms: 0.01}}\n", `"websearh"`},
+		{"flow file line", topo + "workload: {file: badflows.txt}\n", "workload.file"},
+		{"host_links host", "topology: {kind: star, hosts: 3, host_links: [{hosts: [3], gbps: 10}]}\n" + flows, "topology.host_links[0].hosts[0] = 3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".yaml")
+			os.WriteFile(p, []byte("name: t\ncc: [none]\n"+c.yaml), 0o644)
+			out, err := run(t, "validate", p)
+			if err == nil || !strings.Contains(out, c.want) {
+				t.Errorf("validate: %v, output lacks %q:\n%s", err, c.want, out)
+			}
+			out, err = run(t, "run", p, "--out", filepath.Join(dir, "res"))
+			if err == nil || !strings.Contains(out+err.Error(), c.want) {
+				t.Errorf("run: %v, output lacks %q:\n%s", err, c.want, out)
+			}
+		})
+	}
+}
+
+// validate reports every error of a file at once: range errors, algorithm
+// parameters (with the line in the file) and what only building finds.
+func TestValidateReportsEverythingAtOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "many.yaml")
+	os.WriteFile(p, []byte(`name: many
+stop_ms: -1
+params:
+  dcqcn:
+    g: 7
+    bogus: 1
+topology: {kind: star, hosts: 3}
+workload:
+  flows: [{src: 0, dst: 7, size_bytes: 1000}, {src: 9, dst: 1, size_bytes: 1000}]
+outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}
+`), 0o644)
+	out, err := run(t, "validate", p)
+	if err == nil {
+		t.Fatal("validate accepted the file")
+	}
+	for _, want := range []string{"stop_ms = -1", "params.dcqcn.g = 7", "line 6", "bogus", "dst 7", "src 9", "outputs.queue_ports[0]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+}

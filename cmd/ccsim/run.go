@@ -28,14 +28,14 @@ func runCmd() *cobra.Command {
 		Short: "run a scenario (each algorithm in parallel) and print a comparison table",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := scenario.Load(args[0])
+			var names []string
+			if ccList != "" {
+				names = splitList(ccList)
+			}
+			// the checks of validate: a file validate accepts is one run accepts
+			s, err := scenario.Check(args[0], names)
 			if err != nil {
 				return fmt.Errorf("%s:\n%v", args[0], err)
-			}
-			if ccList != "" {
-				if s, err = s.WithCC(splitList(ccList)); err != nil {
-					return err
-				}
 			}
 			if out == "" {
 				name := s.Name
@@ -80,6 +80,9 @@ func splitList(s string) []string {
 func runDefault(w io.Writer) error {
 	s, err := scenario.Default()
 	if err != nil {
+		return err
+	}
+	if err := s.Check(); err != nil {
 		return err
 	}
 	return runAndReport(w, s, scenario.RunOptions{}, filepath.Join("results", s.Name), 0)
@@ -191,10 +194,7 @@ func validateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, a := range args {
-				s, err := scenario.Load(a)
-				if err == nil {
-					_, err = s.Graph()
-				}
+				s, err := scenario.Check(a, nil)
 				if err != nil {
 					bad++
 					fmt.Fprintf(cmd.OutOrStdout(), "%s: invalid\n", a)
