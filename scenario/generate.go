@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
@@ -226,6 +227,51 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 // hasGenerators reports whether any generator section is present.
 func (w *Workload) hasGenerators() bool {
 	return w.Poisson != nil || w.IncastBursts != nil || w.AllToAll != nil || w.ManyToMany != nil || w.LongShort != nil
+}
+
+// workloadSections names the workload sections in merge order.
+var workloadSections = []string{"flows", "file", "incast", "poisson", "incast_bursts", "all_to_all", "many_to_many", "long_short"}
+
+// generatorSections are the sections of kind generated.
+var generatorSections = workloadSections[3:]
+
+// kindSections lists the sections each workload kind takes.
+var kindSections = map[string][]string{
+	"flows":     {"flows"},
+	"ns3":       {"file"},
+	"incast":    {"incast"},
+	"generated": generatorSections,
+	"mixed":     workloadSections,
+}
+
+// sections returns the sections given, in merge order.
+func (w *Workload) sections() []string {
+	var out []string
+	for i, on := range []bool{len(w.Flows) > 0, w.File != "", w.Incast != nil, w.Poisson != nil,
+		w.IncastBursts != nil, w.AllToAll != nil, w.ManyToMany != nil, w.LongShort != nil} {
+		if on {
+			out = append(out, workloadSections[i])
+		}
+	}
+	return out
+}
+
+// inferKind is the kind of a workload that does not name one: the kind of
+// its only section, generated for generator sections only, mixed for
+// several.
+func (w *Workload) inferKind() string {
+	secs := w.sections()
+	switch {
+	case len(secs) == 0:
+		return "flows" // and validation asks for flows
+	case !slices.Contains(secs, "flows") && !slices.Contains(secs, "file") && !slices.Contains(secs, "incast"):
+		return "generated"
+	case len(secs) > 1:
+		return "mixed"
+	case secs[0] == "file":
+		return "ns3"
+	}
+	return secs[0]
 }
 
 // builtGraph builds the generated topology kinds.

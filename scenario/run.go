@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/ccsim/ccsim/cc"
@@ -104,47 +105,75 @@ func (s *Scenario) baseGraph() (*topo.Graph, error) {
 	return s.builtGraph()
 }
 
-// Flows builds the scenario's workload.
+// Flows builds the scenario's workload: the flows of every section given,
+// merged (workload.Merge) when there are several or any is generated.
 func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 	w := &s.Workload
-	var flows []workload.Flow
-	switch w.Kind {
-	case "flows":
+	var lists [][]workload.Flow
+	var errs Errors
+	if len(w.Flows) > 0 {
+		var fl []workload.Flow
 		for _, f := range w.Flows {
-			flows = append(flows, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
+			fl = append(fl, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
 				Start: nsTime(f.StartNs)})
 		}
-	case "ns3":
-		fh, err := os.Open(s.path(w.File))
-		if err != nil {
-			return nil, fmt.Errorf("workload.file: %w", err)
+		lists = append(lists, fl)
+	}
+	if w.File != "" {
+		if fl, err := s.readFlowFile(); err != nil {
+			errs = append(errs, err)
+		} else {
+			lists = append(lists, fl)
 		}
-		defer fh.Close()
-		fl, err := workload.ReadNS3Flows(fh)
-		if err != nil {
-			return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
-		}
-		flows = fl
-	case "generated":
-		lists, err := s.generated(g)
-		if err != nil {
-			return nil, err
-		}
-		flows = workload.Merge(lists...)
-	case "incast":
-		in := w.Incast
+	}
+	if in := w.Incast; in != nil {
 		sizes := in.SizesBytes
 		if len(sizes) == 1 {
 			for len(sizes) < len(in.Senders) {
 				sizes = append(sizes, in.SizesBytes[0])
 			}
 		}
-		flows = workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio)
+		lists = append(lists, workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio))
+	}
+	if w.hasGenerators() {
+		gen, err := s.generated(g)
+		if err != nil {
+			errs = appendErr(errs, err)
+		}
+		lists = append(lists, gen...)
+	}
+	if len(errs) > 0 {
+		// the sections that built are checked too
+		if err := checkEndpoints(g, slices.Concat(lists...)); err != nil {
+			errs = appendErr(errs, err)
+		}
+		return nil, errs
+	}
+	var flows []workload.Flow
+	if len(lists) == 1 && !w.hasGenerators() {
+		flows = lists[0] // as the section gives them (reference files keep their ports)
+	} else {
+		flows = workload.Merge(lists...)
 	}
 	if err := checkEndpoints(g, flows); err != nil {
 		return nil, err
 	}
 	return flows, nil
+}
+
+// readFlowFile reads workload.file.
+func (s *Scenario) readFlowFile() ([]workload.Flow, error) {
+	w := &s.Workload
+	fh, err := os.Open(s.path(w.File))
+	if err != nil {
+		return nil, fmt.Errorf("workload.file: %w", err)
+	}
+	defer fh.Close()
+	fl, err := workload.ReadNS3Flows(fh)
+	if err != nil {
+		return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
+	}
+	return fl, nil
 }
 
 // maxEndpointErrors bounds the bad flows listed one by one.

@@ -127,9 +127,12 @@ type Incast struct {
 	QPsPerSender int `yaml:"qps_per_sender"`
 }
 
-// Workload selects the traffic.
+// Workload selects the traffic. Every section given is part of it: their
+// flows are merged (workload.Merge). Kind, inferred when absent, documents
+// or restricts the sections: flows, ns3 (file), incast, generated (the
+// generator sections), mixed (any).
 type Workload struct {
-	Kind         string            `yaml:"kind"` // flows | ns3 | incast | generated
+	Kind         string            `yaml:"kind"` // flows | ns3 | incast | generated | mixed
 	Flows        []FlowSpec        `yaml:"flows"`
 	File         string            `yaml:"file"`
 	Incast       *Incast           `yaml:"incast"`
@@ -333,16 +336,7 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	}
 	w := &s.Workload
 	if !has("workload", "kind") {
-		switch {
-		case w.hasGenerators():
-			w.Kind = "generated"
-		case w.File != "":
-			w.Kind = "ns3"
-		case w.Incast != nil:
-			w.Kind = "incast"
-		default:
-			w.Kind = "flows"
-		}
+		w.Kind = w.inferKind()
 	}
 	for i := range w.Flows {
 		if !has("workload", "flows", i, "prio") {
@@ -533,20 +527,6 @@ func (s *Scenario) validate() Errors {
 		if len(w.Flows) == 0 {
 			errs = append(errs, fmt.Errorf("workload.flows: at least one flow is required with kind flows"))
 		}
-		if w.Incast != nil || w.File != "" {
-			errs = append(errs, fmt.Errorf("workload: kind flows takes only workload.flows (incast/file given)"))
-		}
-		for i, f := range w.Flows {
-			p := fmt.Sprintf("workload.flows[%d]", i)
-			rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
-			rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
-			rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
-			rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
-			rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
-			if f.Src == f.Dst {
-				errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
-			}
-		}
 	case "ns3":
 		if w.File == "" {
 			errs = append(errs, fmt.Errorf("workload.file is required with kind ns3"))
@@ -554,9 +534,38 @@ func (s *Scenario) validate() Errors {
 	case "incast":
 		if w.Incast == nil {
 			errs = append(errs, fmt.Errorf("workload.incast is required with kind incast"))
-			break
 		}
-		in := w.Incast
+	case "generated":
+		if !w.hasGenerators() {
+			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
+		}
+	case "mixed":
+		if len(w.sections()) == 0 {
+			errs = append(errs, fmt.Errorf("workload: kind mixed needs at least one of %s", strings.Join(workloadSections, ", ")))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated, mixed", w.Kind))
+	}
+	if allowed, ok := kindSections[w.Kind]; ok {
+		for _, sec := range w.sections() {
+			if !slices.Contains(allowed, sec) {
+				errs = append(errs, fmt.Errorf("workload.kind = %s contradicts workload.%s: kind %s takes only workload.%s (omit kind, or use kind: mixed, to combine sections)",
+					w.Kind, sec, w.Kind, strings.Join(allowed, ", workload.")))
+			}
+		}
+	}
+	for i, f := range w.Flows {
+		p := fmt.Sprintf("workload.flows[%d]", i)
+		rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
+		rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
+		rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
+		rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
+		rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
+		if f.Src == f.Dst {
+			errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
+		}
+	}
+	if in := w.Incast; in != nil {
 		if len(in.Senders) == 0 {
 			errs = append(errs, fmt.Errorf("workload.incast.senders: at least one sender is required"))
 		}
@@ -579,12 +588,6 @@ func (s *Scenario) validate() Errors {
 				errs = append(errs, fmt.Errorf("workload.incast.sizes_bytes[%d] = %d is smaller than qps_per_sender = %d (every QP needs at least one byte)", i, v, in.QPsPerSender))
 			}
 		}
-	case "generated":
-		if !w.hasGenerators() {
-			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
-		}
-	default:
-		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated", w.Kind))
 	}
 	genPrio := func(key string, prio int) {
 		rangef(&errs, "workload."+key+".prio", float64(prio), 1, 7)
@@ -703,7 +706,7 @@ func (s *Scenario) checkFiles() error {
 			s.sound.topology = false
 		}
 	}
-	if s.Workload.Kind == "ns3" {
+	if s.Workload.File != "" {
 		if _, err := os.Stat(s.path(s.Workload.File)); err != nil {
 			errs = append(errs, fmt.Errorf("workload.file: %v", err))
 			s.sound.workload = false

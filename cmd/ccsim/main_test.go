@@ -167,13 +167,14 @@ params:
 topology: {kind: star, hosts: 3}
 workload:
   flows: [{src: 0, dst: 7, size_bytes: 1000}, {src: 9, dst: 1, size_bytes: 1000}]
+  poisson: {cdf: websearh, load: 0.1, duration_ms: 0.01}
 outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}
 `), 0o644)
 	out, err := run(t, "validate", p)
 	if err == nil {
 		t.Fatal("validate accepted the file")
 	}
-	for _, want := range []string{"stop_ms = -1", "params.dcqcn.g = 7", "line 6", "bogus", "dst 7", "src 9", "outputs.queue_ports[0]"} {
+	for _, want := range []string{"stop_ms = -1", "params.dcqcn.g = 7", "line 6", "bogus", "dst 7", "src 9", `"websearh"`, "outputs.queue_ports[0]"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("validate output lacks %q:\n%s", want, out)
 		}
