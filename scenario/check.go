@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
 )
@@ -97,7 +96,7 @@ func (s *Scenario) checkBuild() Errors {
 		return errs
 	}
 	// The network without an algorithm: buffer and headroom, queue ports.
-	net, err := fabric.New(g, cfg)
+	net, err := s.newNetwork(g, cfg)
 	if err != nil {
 		return appendErr(errs, err)
 	}

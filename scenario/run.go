@@ -272,6 +272,33 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	return c
 }
 
+// newNetwork is fabric.New with its errors in the scenario's terms.
+func (s *Scenario) newNetwork(g *topo.Graph, cfg fabric.Config) (*fabric.Network, error) {
+	net, err := fabric.New(g, cfg)
+	var he *fabric.HeadroomError
+	if errors.As(err, &he) {
+		t := &s.Topology
+		delays := fmt.Sprintf("topology.link_delay_ns = %v", t.LinkDelayNs)
+		switch {
+		case t.Kind == "ns3":
+			delays = "the link delays of topology.file"
+		case t.FabricDelayNs != nil:
+			delays += fmt.Sprintf(", topology.fabric_delay_ns = %v", *t.FabricDelayNs)
+		}
+		for _, hl := range t.HostLinks {
+			if hl.DelayNs != nil {
+				delays += ", topology.host_links delay_ns"
+				break
+			}
+		}
+		return nil, fmt.Errorf("switch.buffer_mib = %v (%d B) is too small for PFC: %v; "+
+			"headroom per port = switch.headroom_rtts = %d × one-way BDP of its link (%s); "+
+			"raise switch.buffer_mib, lower switch.headroom_rtts or the link delays, or set switch.pfc: off",
+			s.Switch.BufferMiB, he.BufferBytes, he, he.HeadroomRTTs, delays)
+	}
+	return net, err
+}
+
 // Build constructs the simulation of algorithm ccName.
 func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 	if _, err := cc.Lookup(ccName); err != nil {
@@ -314,7 +341,7 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 	if len(s.Switch.ECNRules) == 0 && req.ECN != nil {
 		cfg.ECNRule = req.ECN
 	}
-	net, err := fabric.New(g, cfg)
+	net, err := s.newNetwork(g, cfg)
 	if err != nil {
 		return nil, err
 	}
