@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -598,11 +599,84 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 }
 
 // Write stores a result in dir: summary.json, flows.csv, and on request the
-// reference-format fct.txt and pfc.txt and queue.csv.
+// reference-format fct.txt and pfc.txt and queue.csv. The files are written
+// into a fresh directory beside dir that then replaces dir as a whole, so
+// that dir never mixes the files of two runs. An existing dir is replaced
+// only if it is empty or a result directory (it holds summary.json).
 func (r *Result) Write(dir string, s *Scenario) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	if err := replaceable(dir); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := r.writeFiles(tmp, s); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return replaceDir(tmp, dir)
+}
+
+// replaceable reports why dir may not be replaced by a result directory.
+func replaceable(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Join(dir, "summary.json")); err == nil && st.Mode().IsRegular() {
+		return nil
+	}
+	return fmt.Errorf("refusing to replace %s: it is not a ccsim result directory (no summary.json) and not empty", dir)
+}
+
+// replaceDir moves directory tmp to dir, removing the old dir.
+func replaceDir(tmp, dir string) error {
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			os.RemoveAll(tmp)
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		os.RemoveAll(tmp)
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// writeFiles writes the result's files into the existing directory dir.
+func (r *Result) writeFiles(dir string, s *Scenario) error {
 	js, err := json.MarshalIndent(r, "", " ")
 	if err != nil {
 		return err

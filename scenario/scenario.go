@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
 	"go.yaml.in/yaml/v3"
 
@@ -377,6 +378,23 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	return errs
 }
 
+// CheckName checks a name used as one path component (a scenario name
+// under results/, an algorithm's directory): 1 to 200 letters, digits and
+// . _ - +, not starting with a dot (no "..", no separators, no control
+// characters). field names it in the error.
+func CheckName(field, name string) error {
+	bad := len(name) == 0 || len(name) > 200 || name[0] == '.'
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-+", r)) {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("%s = %q: it names a directory; use 1 to 200 letters, digits and . _ - + (not starting with a dot)", field, name)
+	}
+	return nil
+}
+
 func rangef(errs *Errors, field string, v, lo, hi float64) {
 	if !(v >= lo && v <= hi) {
 		*errs = append(*errs, fmt.Errorf("%s = %v out of range [%v, %v]", field, v, lo, hi))
@@ -385,6 +403,11 @@ func rangef(errs *Errors, field string, v, lo, hi float64) {
 
 func (s *Scenario) validate() Errors {
 	var errs Errors
+	if s.Name != "" {
+		if err := CheckName("name", s.Name); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	rangef(&errs, "stop_ms", s.StopMs, 1e-6, 1e6)
 	if len(s.CC) == 0 {
 		errs = append(errs, fmt.Errorf("cc: at least one algorithm is required (names: ccsim list)"))

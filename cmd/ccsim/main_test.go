@@ -180,3 +180,43 @@ outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}
 		}
 	}
 }
+
+// A result directory holds one run's files only, and a scenario name
+// cannot point outside the results directory.
+func TestRunReplacesResultsAndRejectsPathNames(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	const body = "cc: [none]\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"
+	os.WriteFile(scen, []byte("name: t\n"+body+"outputs: {ref_fct: true, queue_sample_us: 1, queue_ports: [{node: 3, port: 2}]}\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	if out, err := run(t, "run", scen, "--out", res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	os.WriteFile(scen, []byte("name: t\n"+body), 0o644)
+	if out, err := run(t, "run", scen, "--out", res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, f := range []string{"fct.txt", "queue.csv"} {
+		if _, err := os.Stat(filepath.Join(res, "none", f)); err == nil {
+			t.Errorf("%s of the first run is still in the result directory", f)
+		}
+	}
+	es, _ := os.ReadDir(res)
+	if len(es) != 1 || es[0].Name() != "none" {
+		t.Errorf("results directory holds %v, want only none/", es)
+	}
+	// name: ../../x is rejected before anything is written
+	work := filepath.Join(dir, "a", "b")
+	os.MkdirAll(work, 0o755)
+	os.WriteFile(scen, []byte("name: ../../x\n"+body), 0o644)
+	wd, _ := os.Getwd()
+	os.Chdir(work)
+	defer os.Chdir(wd)
+	out, err := run(t, "run", scen)
+	if err == nil || !strings.Contains(err.Error(), `name = "../../x"`) {
+		t.Errorf("run with name ../../x: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "x")); err == nil { // results/../../x
+		t.Error("run wrote outside the results directory")
+	}
+}

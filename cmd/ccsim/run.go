@@ -41,6 +41,9 @@ func runCmd() *cobra.Command {
 				name := s.Name
 				if name == "" {
 					name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+					if err := scenario.CheckName("the scenario file's name (no name: given)", name); err != nil {
+						return fmt.Errorf("%s: %v; set name: or --out", args[0], err)
+					}
 				}
 				out = filepath.Join("results", name)
 			}
@@ -156,7 +159,11 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 			continue
 		}
 		dir := filepath.Join(out, r.CC)
-		if err := r.Write(dir, s); err != nil {
+		err := scenario.CheckName("cc", r.CC) // a directory name
+		if err == nil {
+			err = r.Write(dir, s)
+		}
+		if err != nil {
 			fmt.Fprintf(os.Stderr, "ccsim: writing %s: %v\n", dir, err)
 			failed++
 		}
