@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -220,3 +221,48 @@ func TestRunReplacesResultsAndRejectsPathNames(t *testing.T) {
 		t.Error("run wrote outside the results directory")
 	}
 }
+
+// A failed run is listed as failed, its results are not announced, the
+// others' are, and the command fails.
+func TestRunReportsOnlyWrittenResults(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	os.MkdirAll(res, 0o755)
+	os.WriteFile(filepath.Join(res, "none"), []byte("in the way"), 0o644) // none's results cannot be written
+	out, err := run(t, "run", scen, "--cc", "dcqcn,none", "--out", res)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 runs failed") {
+		t.Errorf("error %v, want 1 of 2 runs failed", err)
+	}
+	if !strings.Contains(out, filepath.Join(res, "dcqcn")) {
+		t.Errorf("output does not name dcqcn's results:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "<cc>") || strings.HasPrefix(line, "results") && strings.Contains(line, "none") {
+			t.Errorf("output announces results that were not written: %q", line)
+		}
+	}
+	if !strings.Contains(out, "failed") || !regexpMatch(`(?m)^\s*none: .*not a directory`, out) {
+		t.Errorf("output does not list none as failed:\n%s", out)
+	}
+}
+
+// Flows the stop time cut off show in the printed table.
+func TestRunTableShowsUnfinishedFlows(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 0.01\ncc: [none]\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000000}, {src: 1, dst: 2, size_bytes: 1000}]}\n"), 0o644)
+	out, err := run(t, "run", scen, "--out", filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "unfinished") || !regexpMatch(`(?m)^none\s+2\s+1\s+1\s`, out) {
+		t.Errorf("table lacks the unfinished column (flows 2, done 1, unfinished 1):\n%s", out)
+	}
+	if !regexpMatch(`unfinished.*stop_ms.*none: 1 of 2`, out) {
+		t.Errorf("no line names the run with unfinished flows:\n%s", out)
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -151,11 +151,11 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 		opt.Progress = prog.simTime
 	}
 	res, errs := s.RunAll(s.CC, opt, workers, prog.update)
-	failed := 0
+	var written, failed []string
 	for i, r := range res {
 		if errs[i] != nil {
-			failed++
-			fmt.Fprintf(os.Stderr, "ccsim: %v\n", errs[i])
+			failed = append(failed, errs[i].Error()) // "cc: ..."
+			res[i] = nil
 			continue
 		}
 		dir := filepath.Join(out, r.CC)
@@ -164,32 +164,53 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 			err = r.Write(dir, s)
 		}
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "ccsim: writing %s: %v\n", dir, err)
-			failed++
+			failed = append(failed, fmt.Sprintf("%s: writing %s: %v", r.CC, dir, err))
+			continue
 		}
+		written = append(written, dir)
 	}
 	printTable(w, s, res)
-	fmt.Fprintf(w, "results: %s/<cc>/{summary.json,flows.csv}\n", out)
-	if failed > 0 {
-		return fmt.Errorf("%d of %d runs failed", failed, len(res))
+	if len(written) > 0 {
+		fmt.Fprintln(w, "results (summary.json, flows.csv, ...):")
+		for _, d := range written {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "failed (%d of %d runs):\n", len(failed), len(res))
+		for _, f := range failed {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+		return fmt.Errorf("%d of %d runs failed", len(failed), len(res))
 	}
 	return nil
 }
 
+// printTable prints one row per run that completed (nil entries are
+// skipped), and a line naming the runs whose stop time came before every
+// flow finished.
 func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
 	fmt.Fprintf(w, "scenario %s\n", s.Name)
-	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
-		"cc", "flows", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
-	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
-		"", "done", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
+	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"cc", "flows", "done", "unfinished", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
+	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"", "", "", "", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
+	var unfinished []string
 	for _, r := range res {
 		if r == nil {
 			continue
 		}
 		f := &r.Summary
-		fmt.Fprintf(w, "%-12s %6d %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %7.4f %8d %6d %10d %8.3f\n",
-			r.CC, f.Finished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps, f.All.FCTUs.Mean,
+		fmt.Fprintf(w, "%-12s %6d %6d %10d %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %7.4f %8d %6d %10d %8.3f\n",
+			r.CC, f.Flows, f.Finished, f.Unfinished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps, f.All.FCTUs.Mean,
 			f.FinishTimeUs, r.Jain, r.PFC.PauseFrames, r.Drops, r.Events, r.WallSeconds)
+		if f.Unfinished > 0 {
+			unfinished = append(unfinished, fmt.Sprintf("%s: %d of %d", r.CC, f.Unfinished, f.Flows))
+		}
+	}
+	if len(unfinished) > 0 {
+		fmt.Fprintf(w, "unfinished flows (stop_ms = %v came first; summaries cover finished flows only): %s\n",
+			s.StopMs, strings.Join(unfinished, ", "))
 	}
 }
 
