@@ -98,7 +98,7 @@ func TestRefCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 1 MB flows fall in the 100 KB–1 MB range (inclusive upper bound)
-	if !strings.Contains(out.String(), "100KB-1MB      n    20/   20") {
+	if !regexpMatch(`(?m)^100KB-1MB\s+20/20\s`, out.String()) {
 		t.Errorf("refcompare output:\n%s", out.String())
 	}
 }
@@ -266,3 +266,38 @@ func TestRunTableShowsUnfinishedFlows(t *testing.T) {
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// refcompare names its columns and shows "-" for a range without flows
+// instead of NaN.
+func TestRefCompareEmptyRangesAndHeader(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "flows.csv"), []byte("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n"+
+		"0,0,2,50000,0,20000,20000,10000,2\n1,1,2,50000,0,30000,30000,10000,3\n"), 0o644)
+	ref := filepath.Join(dir, "fct.txt")
+	os.WriteFile(ref, []byte("0b000001 0b000201 10000 100 50000 0 25000 10000\n0b000101 0b000201 10000 100 2000000 0 400000 200000\n"), 0o644)
+	c := refCompareCmd()
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetArgs([]string{dir, ref})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+		t.Errorf("output shows NaN/Inf:\n%s", s)
+	}
+	for _, want := range []string{"range", "flows ccsim/ref", "p50 ccsim", "p99 ccsim", "ref", "diff"} {
+		if !strings.Contains(strings.SplitN(s, "\n", 2)[0], want) {
+			t.Errorf("header lacks %q:\n%s", want, s)
+		}
+	}
+	for _, re := range []string{
+		`(?m)^<100KB\s+2/1\s+3\.0000\s+2\.5000\s+\+20\.00%\s+3\.0000\s+2\.5000\s+\+20\.00%$`,
+		`(?m)^100KB-1MB\s+0/0\s+-\s+-\s+-\s+-\s+-\s+-$`,
+		`(?m)^>1MB\s+0/1\s+-\s+2\.0000\s+-\s+-\s+2\.0000\s+-$`,
+	} {
+		if !regexpMatch(re, s) {
+			t.Errorf("no line matches %s:\n%s", re, s)
+		}
+	}
+}
