@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -35,7 +36,7 @@ func runCmd() *cobra.Command {
 			// the checks of validate: a file validate accepts is one run accepts
 			s, err := scenario.Check(args[0], names)
 			if err != nil {
-				return fmt.Errorf("%s:\n%v", args[0], err)
+				return errors.New(invalid(args[0], err))
 			}
 			if out == "" {
 				name := s.Name
@@ -214,6 +215,16 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
 	}
 }
 
+// invalid formats the errors of scenario file path, one per line.
+func invalid(path string, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: invalid", path)
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(&b, "\n  - %s", line)
+	}
+	return b.String()
+}
+
 func validateCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "validate FILE.yaml...",
@@ -225,10 +236,7 @@ func validateCmd() *cobra.Command {
 				s, err := scenario.Check(a, nil)
 				if err != nil {
 					bad++
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: invalid\n", a)
-					for _, line := range strings.Split(err.Error(), "\n") {
-						fmt.Fprintf(cmd.OutOrStdout(), "  - %s\n", line)
-					}
+					fmt.Fprintln(cmd.OutOrStdout(), invalid(a, err))
 					continue
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%s, cc %s)\n", a, s.Name, strings.Join(s.CC, ","))
