@@ -199,7 +199,25 @@ type PFCEvent struct {
 	Pause bool
 }
 
-// New builds a network from a topology.
+// HeadroomError is New's error when a switch's PFC headroom (HeadroomRTTs ×
+// one-way BDP per port) plus its reserves exceed its buffer.
+type HeadroomError struct {
+	Node          int      // the switch
+	Ports         int      // its ports
+	HeadroomBytes int64    // total PFC headroom over its ports
+	ReserveBytes  int64    // total reserve over its ports
+	BufferBytes   int64    // Config.BufferBytes
+	HeadroomRTTs  int64    // Config.HeadroomRTTs
+	MaxDelay      sim.Time // longest link delay at the switch
+}
+
+func (e *HeadroomError) Error() string {
+	return fmt.Sprintf("switch %d: PFC headroom %d B (%d ports, %d × one-way BDP, links up to %v) + reserves %d B = %d B exceed the buffer of %d B",
+		e.Node, e.HeadroomBytes, e.Ports, e.HeadroomRTTs, e.MaxDelay, e.ReserveBytes, e.HeadroomBytes+e.ReserveBytes, e.BufferBytes)
+}
+
+// New builds a network from a topology. It fails with a *HeadroomError if
+// a switch's PFC headroom and reserves do not fit in its buffer.
 func New(g *topo.Graph, cfg Config) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -226,6 +244,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 	}
 	for i := range n.Nodes {
 		nd := &n.Nodes[i]
+		var maxDelay sim.Time
 		for k, pr := range ports[i] {
 			l := g.Links[pr.Link]
 			p := &n.Ports[int(nd.FirstPort)+k]
@@ -253,7 +272,13 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 				p.shift = shift
 				nd.totalHeadroom += p.headroom
 				nd.totalReserve += cfg.ReserveBytes
+				maxDelay = max(maxDelay, l.Delay)
 			}
+		}
+		if nd.Switch && nd.totalHeadroom+nd.totalReserve > cfg.BufferBytes {
+			// the pause threshold would be 0 and the headroom unbounded
+			return nil, &HeadroomError{Node: i, Ports: int(nd.NumPorts), HeadroomBytes: nd.totalHeadroom, ReserveBytes: nd.totalReserve,
+				BufferBytes: cfg.BufferBytes, HeadroomRTTs: cfg.HeadroomRTTs, MaxDelay: maxDelay}
 		}
 		if nd.Switch {
 			nd.bufferBytes = cfg.BufferBytes

@@ -79,6 +79,8 @@ func FuzzParse(f *testing.F) {
 			(w.Incast != nil && len(w.Incast.Senders) > 256) || len(s.Outputs.QueuePorts) > 256 {
 			return
 		}
+		// Check builds everything; it must not panic either.
+		_ = s.Check()
 		for _, name := range s.CC {
 			b, err := s.Build(name, scenario.RunOptions{})
 			if err != nil {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
@@ -118,22 +119,63 @@ func hostBps(g *topo.Graph, h int) int64 {
 	return 0
 }
 
+// checkHostLists reports the host ids of the generator sections that are
+// not hosts of g, naming the field.
+func (s *Scenario) checkHostLists(g *topo.Graph) error {
+	w := &s.Workload
+	var errs Errors
+	list := func(field string, ids []int) {
+		for i, h := range ids {
+			if !isHost(g, h) {
+				errs = append(errs, fmt.Errorf("workload.%s[%d] = %d is not a host of the topology (%s)", field, i, h, describeHosts(g)))
+			}
+		}
+	}
+	if p := w.Poisson; p != nil {
+		list("poisson.hosts", p.Hosts)
+	}
+	if p := w.IncastBursts; p != nil {
+		list("incast_bursts.hosts", p.Hosts)
+	}
+	if p := w.AllToAll; p != nil {
+		list("all_to_all.hosts", p.Hosts)
+	}
+	if p := w.ManyToMany; p != nil {
+		list("many_to_many.senders", p.Senders)
+		list("many_to_many.receivers", p.Receivers)
+	}
+	if p := w.LongShort; p != nil {
+		list("long_short.long_senders", p.LongSenders)
+		list("long_short.long_receivers", p.LongReceivers)
+		list("long_short.short_senders", p.ShortSenders)
+		if (p.ShortCount > 0 || len(p.LongReceivers) == 0 && len(p.LongSenders) > 0) && !isHost(g, p.Receiver) {
+			errs = append(errs, fmt.Errorf("workload.long_short.receiver = %d is not a host of the topology (%s)", p.Receiver, describeHosts(g)))
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
 // generated builds the flows of the generator sections.
 func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
+	if err := s.checkHostLists(g); err != nil {
+		return nil, err
+	}
 	w := &s.Workload
 	var out [][]workload.Flow
+	var errs Errors // every generator's, not only the first
 	if p := w.Poisson; p != nil {
-		c, err := s.cdfOf(p.CDF)
-		if err != nil {
-			return nil, fmt.Errorf("workload.poisson.%v", err)
-		}
 		hs := hostsOr(p.Hosts, g)
-		fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
-			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
-		if err != nil {
-			return nil, fmt.Errorf("workload.poisson: %w", err)
+		if c, err := s.cdfOf(p.CDF); err != nil {
+			errs = append(errs, fmt.Errorf("workload.poisson.%v", err))
+		} else if fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
+			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed}); err != nil {
+			errs = append(errs, fmt.Errorf("workload.poisson: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.IncastBursts; p != nil {
 		hs := hostsOr(p.Hosts, g)
@@ -141,9 +183,10 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 			Load: p.Load, HostBps: hostBps(g, hs[0]), BurstRate: p.BurstsPerS, Count: p.Count,
 			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed})
 		if err != nil {
-			return nil, fmt.Errorf("workload.incast_bursts: %w", err)
+			errs = append(errs, fmt.Errorf("workload.incast_bursts: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.AllToAll; p != nil {
 		out = append(out, workload.AllToAll(hostsOr(p.Hosts, g), p.SizeBytes, nsTime(p.StartNs), prioOr(p.Prio)))
@@ -153,27 +196,30 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 			PerSender: p.PerSender, Count: p.Count, Interval: usTime(p.IntervalUs), Start: nsTime(p.StartNs),
 			RandomDst: p.RandomDst, Prio: prioOr(p.Prio), Seed: s.Seed})
 		if err != nil {
-			return nil, fmt.Errorf("workload.many_to_many: %w", err)
+			errs = append(errs, fmt.Errorf("workload.many_to_many: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
 	}
 	if p := w.LongShort; p != nil {
 		lp := workload.LongShortParams{LongSenders: p.LongSenders, LongReceivers: p.LongReceivers, LongSize: p.LongSizeBytes,
 			LongStart: nsTime(p.LongStartNs), ShortSenders: p.ShortSenders, Receiver: p.Receiver, ShortCount: p.ShortCount,
 			RandomSenders: p.RandomSenders, ShortMin: p.ShortMinBytes, ShortMax: p.ShortMaxBytes, ShortStart: nsTime(p.ShortStartNs),
 			Interval: usTime(p.IntervalUs), Poisson: p.Poisson, Prio: prioOr(p.Prio), Seed: s.Seed}
+		var cdfErr error
 		if p.ShortCDF != "" {
-			c, err := s.cdfOf(p.ShortCDF)
-			if err != nil {
-				return nil, fmt.Errorf("workload.long_short.short_%v", err)
-			}
-			lp.ShortCDF = c
+			lp.ShortCDF, cdfErr = s.cdfOf(p.ShortCDF)
 		}
-		fl, err := workload.LongShort(lp)
-		if err != nil {
-			return nil, fmt.Errorf("workload.long_short: %w", err)
+		if cdfErr != nil {
+			errs = append(errs, fmt.Errorf("workload.long_short.short_%v", cdfErr))
+		} else if fl, err := workload.LongShort(lp); err != nil {
+			errs = append(errs, fmt.Errorf("workload.long_short: %w", err))
+		} else {
+			out = append(out, fl)
 		}
-		out = append(out, fl)
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	return out, nil
 }
@@ -183,18 +229,63 @@ func (w *Workload) hasGenerators() bool {
 	return w.Poisson != nil || w.IncastBursts != nil || w.AllToAll != nil || w.ManyToMany != nil || w.LongShort != nil
 }
 
+// workloadSections names the workload sections in merge order.
+var workloadSections = []string{"flows", "file", "incast", "poisson", "incast_bursts", "all_to_all", "many_to_many", "long_short"}
+
+// generatorSections are the sections of kind generated.
+var generatorSections = workloadSections[3:]
+
+// kindSections lists the sections each workload kind takes.
+var kindSections = map[string][]string{
+	"flows":     {"flows"},
+	"ns3":       {"file"},
+	"incast":    {"incast"},
+	"generated": generatorSections,
+	"mixed":     workloadSections,
+}
+
+// sections returns the sections given, in merge order.
+func (w *Workload) sections() []string {
+	var out []string
+	for i, on := range []bool{len(w.Flows) > 0, w.File != "", w.Incast != nil, w.Poisson != nil,
+		w.IncastBursts != nil, w.AllToAll != nil, w.ManyToMany != nil, w.LongShort != nil} {
+		if on {
+			out = append(out, workloadSections[i])
+		}
+	}
+	return out
+}
+
+// inferKind is the kind of a workload that does not name one: the kind of
+// its only section, generated for generator sections only, mixed for
+// several.
+func (w *Workload) inferKind() string {
+	secs := w.sections()
+	switch {
+	case len(secs) == 0:
+		return "flows" // and validation asks for flows
+	case !slices.Contains(secs, "flows") && !slices.Contains(secs, "file") && !slices.Contains(secs, "incast"):
+		return "generated"
+	case len(secs) > 1:
+		return "mixed"
+	case secs[0] == "file":
+		return "ns3"
+	}
+	return secs[0]
+}
+
 // builtGraph builds the generated topology kinds.
 func (s *Scenario) builtGraph() (*topo.Graph, error) {
 	t := &s.Topology
 	hb := int64(t.LinkGbps * 1e9)
-	fb := int64(t.FabricGbps * 1e9)
-	if fb == 0 {
-		fb = hb
+	fb := hb
+	if t.FabricGbps != nil {
+		fb = int64(*t.FabricGbps * 1e9)
 	}
 	hd := nsTime(t.LinkDelayNs)
-	fd := nsTime(t.FabricDelayNs)
-	if t.FabricDelayNs == 0 {
-		fd = hd
+	fd := hd
+	if t.FabricDelayNs != nil {
+		fd = nsTime(*t.FabricDelayNs)
 	}
 	switch t.Kind {
 	case "leaf_spine":
@@ -204,7 +295,7 @@ func (s *Scenario) builtGraph() (*topo.Graph, error) {
 		return topo.FatTree(topo.FatTreeParams{K: t.K, HostsPerEdge: t.HostsPerEdge, HostBps: hb, FabricBps: fb, Delay: hd})
 	case "fat320":
 		p := topo.RefFat320Params()
-		if t.FabricGbps != 0 {
+		if t.FabricGbps != nil {
 			p.FabricBps = fb
 		}
 		p.HostBps = hb

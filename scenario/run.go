@@ -3,10 +3,13 @@ package scenario
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/ccsim/ccsim/cc"
@@ -19,7 +22,9 @@ import (
 
 // RunOptions modify one run.
 type RunOptions struct {
-	Seed uint64 // overrides the scenario seed when non-zero
+	Seed uint64 // overrides the scenario seed when non-zero or SeedSet
+	// SeedSet makes Seed override the scenario seed even when it is 0.
+	SeedSet bool
 	// Progress, if set, is called about every million events with the
 	// simulated time elapsed since the first flow start (from the run's
 	// goroutine: it must be safe for concurrent use).
@@ -71,8 +76,8 @@ func (s *Scenario) applyHostLinks(g *topo.Graph) error {
 				if l.A != h && l.B != h {
 					continue
 				}
-				if hl.Gbps != 0 {
-					l.Bps = int64(hl.Gbps * 1e9)
+				if hl.Gbps != nil {
+					l.Bps = int64(*hl.Gbps * 1e9)
 				}
 				if hl.DelayNs != nil {
 					l.Delay = nsTime(*hl.DelayNs)
@@ -103,53 +108,118 @@ func (s *Scenario) baseGraph() (*topo.Graph, error) {
 	return s.builtGraph()
 }
 
-// Flows builds the scenario's workload.
+// Flows builds the scenario's workload: the flows of every section given,
+// merged (workload.Merge) when there are several or any is generated.
 func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 	w := &s.Workload
-	var flows []workload.Flow
-	switch w.Kind {
-	case "flows":
+	var lists [][]workload.Flow
+	var errs Errors
+	if len(w.Flows) > 0 {
+		var fl []workload.Flow
 		for _, f := range w.Flows {
-			flows = append(flows, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
+			fl = append(fl, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
 				Start: nsTime(f.StartNs)})
 		}
-	case "ns3":
-		fh, err := os.Open(s.path(w.File))
-		if err != nil {
-			return nil, fmt.Errorf("workload.file: %w", err)
+		lists = append(lists, fl)
+	}
+	if w.File != "" {
+		if fl, err := s.readFlowFile(); err != nil {
+			errs = append(errs, err)
+		} else {
+			lists = append(lists, fl)
 		}
-		defer fh.Close()
-		fl, err := workload.ReadNS3Flows(fh)
-		if err != nil {
-			return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
-		}
-		flows = fl
-	case "generated":
-		lists, err := s.generated(g)
-		if err != nil {
-			return nil, err
-		}
-		flows = workload.Merge(lists...)
-	case "incast":
-		in := w.Incast
+	}
+	if in := w.Incast; in != nil {
 		sizes := in.SizesBytes
 		if len(sizes) == 1 {
 			for len(sizes) < len(in.Senders) {
 				sizes = append(sizes, in.SizesBytes[0])
 			}
 		}
-		flows = workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio)
+		lists = append(lists, workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio))
 	}
-	n := g.NumNodes()
-	for i, f := range flows {
-		if f.Src < 0 || f.Src >= n || g.Kinds[f.Src] != topo.Host {
-			return nil, fmt.Errorf("workload flow %d: src %d is not a host of the topology (hosts: %d nodes)", i, f.Src, n)
+	if w.hasGenerators() {
+		gen, err := s.generated(g)
+		if err != nil {
+			errs = appendErr(errs, err)
 		}
-		if f.Dst < 0 || f.Dst >= n || g.Kinds[f.Dst] != topo.Host {
-			return nil, fmt.Errorf("workload flow %d: dst %d is not a host of the topology", i, f.Dst)
+		lists = append(lists, gen...)
+	}
+	if len(errs) > 0 {
+		// the sections that built are checked too
+		if err := checkEndpoints(g, slices.Concat(lists...)); err != nil {
+			errs = appendErr(errs, err)
 		}
+		return nil, errs
+	}
+	var flows []workload.Flow
+	if len(lists) == 1 && !w.hasGenerators() {
+		flows = lists[0] // as the section gives them (reference files keep their ports)
+	} else {
+		flows = workload.Merge(lists...)
+	}
+	if err := checkEndpoints(g, flows); err != nil {
+		return nil, err
 	}
 	return flows, nil
+}
+
+// readFlowFile reads workload.file.
+func (s *Scenario) readFlowFile() ([]workload.Flow, error) {
+	w := &s.Workload
+	fh, err := os.Open(s.path(w.File))
+	if err != nil {
+		return nil, fmt.Errorf("workload.file: %w", err)
+	}
+	defer fh.Close()
+	fl, err := workload.ReadNS3Flows(fh)
+	if err != nil {
+		return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
+	}
+	return fl, nil
+}
+
+// maxEndpointErrors bounds the bad flows listed one by one.
+const maxEndpointErrors = 10
+
+// checkEndpoints reports the flows whose source or destination is not a
+// host of g.
+func checkEndpoints(g *topo.Graph, flows []workload.Flow) error {
+	var errs Errors
+	bad := 0
+	for i, f := range flows {
+		for _, e := range []struct {
+			what string
+			id   int
+		}{{"src", f.Src}, {"dst", f.Dst}} {
+			if isHost(g, e.id) {
+				continue
+			}
+			if bad++; bad <= maxEndpointErrors {
+				errs = append(errs, fmt.Errorf("workload flow %d: %s %d is not a host of the topology (%s)", i, e.what, e.id, describeHosts(g)))
+			}
+		}
+	}
+	if bad > maxEndpointErrors {
+		errs = append(errs, fmt.Errorf("workload: %d more flow endpoints are not hosts of the topology", bad-maxEndpointErrors))
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+func isHost(g *topo.Graph, id int) bool {
+	return id >= 0 && id < g.NumNodes() && g.Kinds[id] == topo.Host
+}
+
+// describeHosts summarises the host ids of g for error messages.
+func describeHosts(g *topo.Graph) string {
+	hs := g.Hosts()
+	if len(hs) > 0 && hs[len(hs)-1]-hs[0] == len(hs)-1 {
+		return fmt.Sprintf("hosts are %d..%d of %d nodes", hs[0], hs[len(hs)-1], g.NumNodes())
+	}
+	return fmt.Sprintf("%d hosts among %d nodes", len(hs), g.NumNodes())
 }
 
 // FabricConfig translates the scenario's switch and host settings.
@@ -205,8 +275,52 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	return c
 }
 
+// newNetwork is fabric.New with its errors in the scenario's terms.
+func (s *Scenario) newNetwork(g *topo.Graph, cfg fabric.Config) (*fabric.Network, error) {
+	net, err := fabric.New(g, cfg)
+	var he *fabric.HeadroomError
+	if errors.As(err, &he) {
+		t := &s.Topology
+		delays := fmt.Sprintf("topology.link_delay_ns = %v", t.LinkDelayNs)
+		switch {
+		case t.Kind == "ns3":
+			delays = "the link delays of topology.file"
+		case t.FabricDelayNs != nil:
+			delays += fmt.Sprintf(", topology.fabric_delay_ns = %v", *t.FabricDelayNs)
+		}
+		for _, hl := range t.HostLinks {
+			if hl.DelayNs != nil {
+				delays += ", topology.host_links delay_ns"
+				break
+			}
+		}
+		return nil, fmt.Errorf("switch.buffer_mib = %v (%d B) is too small for PFC: %v; "+
+			"headroom per port = switch.headroom_rtts = %d × one-way BDP of its link (%s); "+
+			"raise switch.buffer_mib, lower switch.headroom_rtts or the link delays, or set switch.pfc: off",
+			s.Switch.BufferMiB, he.BufferBytes, he, he.HeadroomRTTs, delays)
+	}
+	return net, err
+}
+
 // Build constructs the simulation of algorithm ccName.
 func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
+	if _, err := cc.Lookup(ccName); err != nil {
+		return nil, err
+	}
+	g, err := s.Graph()
+	if err != nil {
+		return nil, err
+	}
+	flows, err := s.Flows(g)
+	if err != nil {
+		return nil, err
+	}
+	return s.build(ccName, opt, g, flows)
+}
+
+// build constructs the simulation of algorithm ccName on graph g with
+// flows.
+func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []workload.Flow) (*Built, error) {
 	spec, err := cc.Lookup(ccName)
 	if err != nil {
 		return nil, err
@@ -218,16 +332,8 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 			return nil, err
 		}
 	}
-	g, err := s.Graph()
-	if err != nil {
-		return nil, err
-	}
-	flows, err := s.Flows(g)
-	if err != nil {
-		return nil, err
-	}
 	cfg := s.FabricConfig()
-	if opt.Seed != 0 {
+	if opt.Seed != 0 || opt.SeedSet {
 		cfg.Seed = opt.Seed
 	}
 	ctor, req := spec.New(p)
@@ -238,7 +344,7 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 	if len(s.Switch.ECNRules) == 0 && req.ECN != nil {
 		cfg.ECNRule = req.ECN
 	}
-	net, err := fabric.New(g, cfg)
+	net, err := s.newNetwork(g, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -274,12 +380,9 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		})
 	}
 	if s.Outputs.QueueSampleUs > 0 && len(s.Outputs.QueuePorts) > 0 {
-		ports := make([]int32, len(s.Outputs.QueuePorts))
-		for i, qp := range s.Outputs.QueuePorts {
-			if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
-				return nil, fmt.Errorf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
-			}
-			ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
+		ports, err := s.queuePorts(net)
+		if err != nil {
+			return nil, err
 		}
 		net.Monitor(usTime(s.Outputs.QueueSampleUs), func(n *fabric.Network, now sim.Time) {
 			if now < first {
@@ -330,6 +433,29 @@ func (s *Scenario) Build(ccName string, opt RunOptions) (*Built, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// queuePorts resolves outputs.queue_ports to port indices of net.
+func (s *Scenario) queuePorts(net *fabric.Network) ([]int32, error) {
+	ports := make([]int32, len(s.Outputs.QueuePorts))
+	var errs Errors
+	for i, qp := range s.Outputs.QueuePorts {
+		if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
+			msg := fmt.Sprintf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
+			if qp.Node >= 0 && qp.Node < len(net.Nodes) {
+				msg += fmt.Sprintf(" (node %d has ports 0..%d)", qp.Node, net.Nodes[qp.Node].NumPorts-1)
+			} else {
+				msg += fmt.Sprintf(" (nodes are 0..%d)", len(net.Nodes)-1)
+			}
+			errs = append(errs, errors.New(msg))
+			continue
+		}
+		ports[i] = net.Nodes[qp.Node].FirstPort + int32(qp.Port)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return ports, nil
 }
 
 // Result is the outcome of one run.
@@ -504,11 +630,84 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 }
 
 // Write stores a result in dir: summary.json, flows.csv, and on request the
-// reference-format fct.txt and pfc.txt and queue.csv.
+// reference-format fct.txt and pfc.txt and queue.csv. The files are written
+// into a fresh directory beside dir that then replaces dir as a whole, so
+// that dir never mixes the files of two runs. An existing dir is replaced
+// only if it is empty or a result directory (it holds summary.json).
 func (r *Result) Write(dir string, s *Scenario) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir = filepath.Clean(dir)
+	parent := filepath.Dir(dir)
+	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
+	if err := replaceable(dir); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, "."+filepath.Base(dir)+".new-")
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := r.writeFiles(tmp, s); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	return replaceDir(tmp, dir)
+}
+
+// replaceable reports why dir may not be replaced by a result directory.
+func replaceable(dir string) error {
+	fi, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("%s exists and is not a directory", dir)
+	}
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	if len(es) == 0 {
+		return nil
+	}
+	if st, err := os.Stat(filepath.Join(dir, "summary.json")); err == nil && st.Mode().IsRegular() {
+		return nil
+	}
+	return fmt.Errorf("refusing to replace %s: it is not a ccsim result directory (no summary.json) and not empty", dir)
+}
+
+// replaceDir moves directory tmp to dir, removing the old dir.
+func replaceDir(tmp, dir string) error {
+	old := ""
+	if _, err := os.Lstat(dir); err == nil {
+		old = tmp + ".old"
+		if err := os.Rename(dir, old); err != nil {
+			os.RemoveAll(tmp)
+			return err
+		}
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if old != "" {
+			os.Rename(old, dir)
+		}
+		os.RemoveAll(tmp)
+		return err
+	}
+	if old != "" {
+		return os.RemoveAll(old)
+	}
+	return nil
+}
+
+// writeFiles writes the result's files into the existing directory dir.
+func (r *Result) writeFiles(dir string, s *Scenario) error {
 	js, err := json.MarshalIndent(r, "", " ")
 	if err != nil {
 		return err

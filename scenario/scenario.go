@@ -7,60 +7,70 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/cc"
 )
 
-// Scenario is one scenario file. Zero values of optional fields are replaced
-// by the documented defaults (see README.md, "Scenario files").
+// Scenario is one scenario file. Parse replaces absent (or null) optional
+// fields by the documented defaults (see README.md, "Scenario files"); a
+// value given explicitly, 0 included, is kept and range-checked.
 type Scenario struct {
-	Name        string         `yaml:"name"`
-	Description string         `yaml:"description"`
-	Seed        uint64         `yaml:"seed"`
-	StopMs      float64        `yaml:"stop_ms"`
-	CC          []string       `yaml:"cc"`
-	Params      map[string]any `yaml:"params"`
-	Topology    Topology       `yaml:"topology"`
-	Switch      Switch         `yaml:"switch"`
-	Host        Host           `yaml:"host"`
-	Workload    Workload       `yaml:"workload"`
-	Outputs     Outputs        `yaml:"outputs"`
-	ccParams    map[string]cc.Params
-	dir         string // directory of the scenario file (relative paths)
+	Name        string               `yaml:"name"`
+	Description string               `yaml:"description"`
+	Seed        uint64               `yaml:"seed"`
+	StopMs      float64              `yaml:"stop_ms"`
+	CC          []string             `yaml:"cc"`
+	Params      map[string]yaml.Node `yaml:"params"` // per algorithm, decoded by validate
+	Topology    Topology             `yaml:"topology"`
+	Switch      Switch               `yaml:"switch"`
+	Host        Host                 `yaml:"host"`
+	Workload    Workload             `yaml:"workload"`
+	Outputs     Outputs              `yaml:"outputs"`
+	ccParams    map[string]cc.Params // validated parameters of the algorithms in CC
+	dir         string               // directory of the scenario file (relative paths)
+	sound       soundness            // sections that passed validation
+}
+
+// soundness records which sections passed validation, so that Check builds
+// only from sound inputs (and reports its findings next to the others).
+type soundness struct {
+	topology, fabric, workload, outputs bool
 }
 
 // Topology selects and sizes the network.
 type Topology struct {
-	Kind          string  `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
-	Hosts         int     `yaml:"hosts"`
-	LinkGbps      float64 `yaml:"link_gbps"`     // host links
-	LinkDelayNs   float64 `yaml:"link_delay_ns"` // host links
-	FabricGbps    float64 `yaml:"fabric_gbps"`   // switch-switch links (default link_gbps)
-	FabricDelayNs float64 `yaml:"fabric_delay_ns"`
-	Spines        int     `yaml:"spines"`
-	Leaves        int     `yaml:"leaves"`
-	HostsPerLeaf  int     `yaml:"hosts_per_leaf"`
-	K             int     `yaml:"k"`
-	HostsPerEdge  int     `yaml:"hosts_per_edge"`
-	File          string  `yaml:"file"`
+	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
+	Hosts         int      `yaml:"hosts"`
+	LinkGbps      float64  `yaml:"link_gbps"`       // host links
+	LinkDelayNs   float64  `yaml:"link_delay_ns"`   // host links
+	FabricGbps    *float64 `yaml:"fabric_gbps"`     // switch-switch links (absent: link_gbps; fat320: its 400)
+	FabricDelayNs *float64 `yaml:"fabric_delay_ns"` // switch-switch links (absent: link_delay_ns)
+	Spines        int      `yaml:"spines"`
+	Leaves        int      `yaml:"leaves"`
+	HostsPerLeaf  int      `yaml:"hosts_per_leaf"`
+	K             int      `yaml:"k"`
+	HostsPerEdge  int      `yaml:"hosts_per_edge"`
+	File          string   `yaml:"file"`
 	// HostLinks overrides the rate and/or delay of the links of chosen
 	// hosts (any topology kind), e.g. a 25 Gb/s receiver among 100 Gb/s
 	// senders (paper 004's mixed 100/25 Gb/s incast).
 	HostLinks []HostLink `yaml:"host_links"`
 }
 
-// HostLink sets the link of each listed host: rate gbps (0 = unchanged)
-// and one-way delay delay_ns (absent = unchanged).
+// HostLink sets the link of each listed host: rate gbps and one-way delay
+// delay_ns (each: absent = unchanged).
 type HostLink struct {
 	Hosts   []int    `yaml:"hosts"`
-	Gbps    float64  `yaml:"gbps"`
+	Gbps    *float64 `yaml:"gbps"`
 	DelayNs *float64 `yaml:"delay_ns"`
 }
 
@@ -118,9 +128,12 @@ type Incast struct {
 	QPsPerSender int `yaml:"qps_per_sender"`
 }
 
-// Workload selects the traffic.
+// Workload selects the traffic. Every section given is part of it: their
+// flows are merged (workload.Merge). Kind, inferred when absent, documents
+// or restricts the sections: flows, ns3 (file), incast, generated (the
+// generator sections), mixed (any).
 type Workload struct {
-	Kind         string            `yaml:"kind"` // flows | ns3 | incast | generated
+	Kind         string            `yaml:"kind"` // flows | ns3 | incast | generated | mixed
 	Flows        []FlowSpec        `yaml:"flows"`
 	File         string            `yaml:"file"`
 	Incast       *Incast           `yaml:"incast"`
@@ -185,6 +198,9 @@ func Load(path string) (*Scenario, error) {
 	if s != nil {
 		s.dir = filepath.Dir(path)
 	}
+	if errors.Is(err, errParserPanic) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	if err != nil {
 		return s, err
 	}
@@ -194,40 +210,80 @@ func Load(path string) (*Scenario, error) {
 	return s, nil
 }
 
+// errParserPanic marks the error Parse returns when the YAML decoder
+// panicked on the input.
+var errParserPanic = errors.New("the YAML decoder failed on this input")
+
+// parseHook, if set, runs inside Parse's panic guard (tests).
+var parseHook func()
+
 // Parse decodes a scenario strictly (an unknown field is an error naming
 // it), applies defaults and validates every field, reporting all errors.
-func Parse(data []byte) (*Scenario, error) {
+// It never panics: a panic of the YAML decoder becomes an error.
+func Parse(data []byte) (s *Scenario, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, err = nil, fmt.Errorf("scenario: %w (%v)", errParserPanic, p)
+		}
+	}()
+	s, errs, err := safeDecode(data)
+	if err != nil {
+		return nil, err
+	}
+	errs = append(errs, s.validate()...)
+	if len(errs) > 0 {
+		return s, errs
+	}
+	return s, nil
+}
+
+// safeDecode is decode with a panic of the YAML decoder turned into an
+// error.
+func safeDecode(data []byte) (s *Scenario, errs Errors, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			s, errs, err = nil, nil, fmt.Errorf("scenario: %w (%v)", errParserPanic, p)
+		}
+	}()
+	if parseHook != nil {
+		parseHook()
+	}
+	return decode(data)
+}
+
+// decode decodes a scenario strictly and applies the defaults. It returns
+// the field errors found (unknown fields, type mismatches, explicit values
+// without a representation), or err if the input is not a YAML document.
+func decode(data []byte) (*Scenario, Errors, error) {
+	// The document tree tells which fields are given (absent and null take
+	// the defaults); the strict decode fills the struct.
+	var root yaml.Node
+	if err := yaml.NewDecoder(bytes.NewReader(data)).Decode(&root); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil, fmt.Errorf("scenario: empty document")
+		}
+		return nil, nil, fmt.Errorf("scenario: %w", err)
+	}
 	var s Scenario
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var errs Errors
 	if err := dec.Decode(&s); err != nil {
-		if errors.Is(err, errIsEOF(err)) {
-			return nil, fmt.Errorf("scenario: empty document")
+		if errors.Is(err, io.EOF) {
+			return nil, nil, fmt.Errorf("scenario: empty document")
 		}
 		// Unknown fields and type mismatches leave the rest of the document
 		// decoded: report them together with the validation errors.
 		var te *yaml.TypeError
 		if !errors.As(err, &te) {
-			return nil, fmt.Errorf("scenario: %w", err)
+			return nil, nil, fmt.Errorf("scenario: %w", err)
 		}
 		for _, m := range te.Errors {
 			errs = append(errs, errors.New(m))
 		}
 	}
-	s.applyDefaults()
-	errs = append(errs, s.validate()...)
-	if len(errs) > 0 {
-		return &s, errs
-	}
-	return &s, nil
-}
-
-func errIsEOF(err error) error {
-	if err != nil && err.Error() == "EOF" {
-		return err
-	}
-	return errors.New("not EOF")
+	errs = append(errs, s.applyDefaults(&root)...)
+	return &s, errs, nil
 }
 
 // Default values of the scenario schema.
@@ -241,63 +297,105 @@ const (
 	DefaultPrio         = 3
 )
 
-func (s *Scenario) applyDefaults() {
-	if s.Seed == 0 {
+// applyDefaults sets the fields that root (the document) does not give to
+// their defaults. It returns the errors of explicit values that have no
+// other representation (0 of a field whose zero value means "default").
+func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
+	var errs Errors
+	has := func(path ...any) bool { return given(root, path...) }
+	if !has("seed") {
 		s.Seed = DefaultSeed
 	}
-	if s.StopMs == 0 {
+	if !has("stop_ms") {
 		s.StopMs = DefaultStopMs
 	}
-	if len(s.CC) == 0 {
+	if !has("cc") {
 		s.CC = []string{"dcqcn"}
 	}
 	t := &s.Topology
-	if t.Kind == "" {
+	if !has("topology", "kind") {
 		t.Kind = "star"
 	}
-	if t.LinkGbps == 0 {
+	if !has("topology", "link_gbps") {
 		t.LinkGbps = DefaultLinkGbps
 	}
-	if t.LinkDelayNs == 0 {
+	if !has("topology", "link_delay_ns") {
 		t.LinkDelayNs = DefaultLinkDelayNs
 	}
+	if has("topology", "hosts_per_edge") && t.HostsPerEdge == 0 {
+		errs = append(errs, fmt.Errorf("topology.hosts_per_edge = 0 out of range [1, 512] (omit it for k/2)"))
+	}
 	sw := &s.Switch
-	if sw.BufferMiB == 0 {
+	if !has("switch", "buffer_mib") {
 		sw.BufferMiB = DefaultBufferMiB
 	}
-	if sw.PFC == "" {
+	if !has("switch", "pfc") {
 		sw.PFC = "dynamic"
 	}
-	if sw.PFCStaticKB == 0 {
+	if !has("switch", "pfc_static_kb") {
 		sw.PFCStaticKB = 512
 	}
-	if s.Host.PayloadBytes == 0 {
+	if !has("host", "payload_bytes") {
 		s.Host.PayloadBytes = DefaultPayloadBytes
 	}
 	w := &s.Workload
-	if w.Kind == "" {
-		switch {
-		case w.hasGenerators():
-			w.Kind = "generated"
-		case w.File != "":
-			w.Kind = "ns3"
-		case w.Incast != nil:
-			w.Kind = "incast"
-		default:
-			w.Kind = "flows"
-		}
+	if !has("workload", "kind") {
+		w.Kind = w.inferKind()
 	}
 	for i := range w.Flows {
-		if w.Flows[i].Prio == 0 {
+		if !has("workload", "flows", i, "prio") {
 			w.Flows[i].Prio = DefaultPrio
 		}
 	}
-	if w.Incast != nil && w.Incast.Prio == 0 {
-		w.Incast.Prio = DefaultPrio
+	if w.Incast != nil {
+		if !has("workload", "incast", "prio") {
+			w.Incast.Prio = DefaultPrio
+		}
+		if !has("workload", "incast", "qps_per_sender") {
+			w.Incast.QPsPerSender = 1
+		}
 	}
-	if w.Incast != nil && w.Incast.QPsPerSender == 0 {
-		w.Incast.QPsPerSender = 1
+	genPrio := func(key string, prio *int) {
+		if !has("workload", key, "prio") {
+			*prio = DefaultPrio
+		}
 	}
+	if p := w.Poisson; p != nil {
+		genPrio("poisson", &p.Prio)
+	}
+	if p := w.IncastBursts; p != nil {
+		genPrio("incast_bursts", &p.Prio)
+	}
+	if p := w.AllToAll; p != nil {
+		genPrio("all_to_all", &p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		genPrio("many_to_many", &p.Prio)
+	}
+	if p := w.LongShort; p != nil {
+		genPrio("long_short", &p.Prio)
+	}
+	if m := w.ManyToMany; m != nil && !has("workload", "many_to_many", "per_sender") {
+		m.PerSender = 1
+	}
+	return errs
+}
+
+// CheckName checks a name used as one path component (a scenario name
+// under results/, an algorithm's directory): 1 to 200 letters, digits and
+// . _ - +, not starting with a dot (no "..", no separators, no control
+// characters). field names it in the error.
+func CheckName(field, name string) error {
+	bad := len(name) == 0 || len(name) > 200 || name[0] == '.'
+	for _, r := range name {
+		if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-+", r)) {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("%s = %q: it names a directory; use 1 to 200 letters, digits and . _ - + (not starting with a dot)", field, name)
+	}
+	return nil
 }
 
 func rangef(errs *Errors, field string, v, lo, hi float64) {
@@ -308,7 +406,15 @@ func rangef(errs *Errors, field string, v, lo, hi float64) {
 
 func (s *Scenario) validate() Errors {
 	var errs Errors
+	if s.Name != "" {
+		if err := CheckName("name", s.Name); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	rangef(&errs, "stop_ms", s.StopMs, 1e-6, 1e6)
+	if len(s.CC) == 0 {
+		errs = append(errs, fmt.Errorf("cc: at least one algorithm is required (names: ccsim list)"))
+	}
 	s.ccParams = map[string]cc.Params{}
 	seen := map[string]bool{}
 	for i, name := range s.CC {
@@ -326,22 +432,29 @@ func (s *Scenario) validate() Errors {
 		if !ok {
 			raw, ok = s.Params[cc.BaseName(name)] // dcqcn+win takes params.dcqcn
 		}
+		bad := false
 		if ok {
-			if err := decodeParams(raw, p); err != nil {
+			for _, err := range decodeParams(&raw, p) {
 				errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
-				continue
+				bad = true
 			}
 		}
+		// validated even after a decoding error: the fields that decoded
+		// are checked too
 		if err := p.Validate(); err != nil {
 			errs = append(errs, fmt.Errorf("params.%s.%v", name, err))
+			bad = true
 		}
-		s.ccParams[name] = p
+		if !bad {
+			s.ccParams[name] = p
+		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Params)) {
 		if _, err := cc.Lookup(name); err != nil {
 			errs = append(errs, fmt.Errorf("params.%s: %v", name, err))
 		}
 	}
+	n := len(errs)
 	t := &s.Topology
 	switch t.Kind {
 	case "star":
@@ -379,22 +492,26 @@ func (s *Scenario) validate() Errors {
 		if len(hl.Hosts) == 0 {
 			errs = append(errs, fmt.Errorf("%s.hosts: at least one host is required", f))
 		}
-		if hl.Gbps != 0 {
-			rangef(&errs, f+".gbps", hl.Gbps, 0.001, 10_000)
+		if hl.Gbps != nil {
+			rangef(&errs, f+".gbps", *hl.Gbps, 0.001, 10_000)
 		}
 		if hl.DelayNs != nil {
 			rangef(&errs, f+".delay_ns", *hl.DelayNs, 0, 1e9)
 		}
-		if hl.Gbps == 0 && hl.DelayNs == nil {
+		if hl.Gbps == nil && hl.DelayNs == nil {
 			errs = append(errs, fmt.Errorf("%s: set gbps and/or delay_ns", f))
 		}
 	}
-	if t.FabricGbps != 0 {
-		rangef(&errs, "topology.fabric_gbps", t.FabricGbps, 0.001, 10_000)
+	if t.FabricGbps != nil {
+		rangef(&errs, "topology.fabric_gbps", *t.FabricGbps, 0.001, 10_000)
 	}
-	rangef(&errs, "topology.fabric_delay_ns", t.FabricDelayNs, 0, 1e9)
+	if t.FabricDelayNs != nil {
+		rangef(&errs, "topology.fabric_delay_ns", *t.FabricDelayNs, 0, 1e9)
+	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
+	s.sound.topology = len(errs) == n
+	n = len(errs)
 	sw := &s.Switch
 	rangef(&errs, "switch.buffer_mib", sw.BufferMiB, 0.0625, 1<<20)
 	switch sw.PFC {
@@ -428,25 +545,13 @@ func (s *Scenario) validate() Errors {
 	if h.RTOUs != nil {
 		rangef(&errs, "host.rto_us", *h.RTOUs, 0, 1e7)
 	}
+	s.sound.fabric = len(errs) == n
+	n = len(errs)
 	w := &s.Workload
 	switch w.Kind {
 	case "flows":
 		if len(w.Flows) == 0 {
 			errs = append(errs, fmt.Errorf("workload.flows: at least one flow is required with kind flows"))
-		}
-		if w.Incast != nil || w.File != "" {
-			errs = append(errs, fmt.Errorf("workload: kind flows takes only workload.flows (incast/file given)"))
-		}
-		for i, f := range w.Flows {
-			p := fmt.Sprintf("workload.flows[%d]", i)
-			rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
-			rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
-			rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
-			rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
-			rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
-			if f.Src == f.Dst {
-				errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
-			}
 		}
 	case "ns3":
 		if w.File == "" {
@@ -455,9 +560,38 @@ func (s *Scenario) validate() Errors {
 	case "incast":
 		if w.Incast == nil {
 			errs = append(errs, fmt.Errorf("workload.incast is required with kind incast"))
-			break
 		}
-		in := w.Incast
+	case "generated":
+		if !w.hasGenerators() {
+			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
+		}
+	case "mixed":
+		if len(w.sections()) == 0 {
+			errs = append(errs, fmt.Errorf("workload: kind mixed needs at least one of %s", strings.Join(workloadSections, ", ")))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated, mixed", w.Kind))
+	}
+	if allowed, ok := kindSections[w.Kind]; ok {
+		for _, sec := range w.sections() {
+			if !slices.Contains(allowed, sec) {
+				errs = append(errs, fmt.Errorf("workload.kind = %s contradicts workload.%s: kind %s takes only workload.%s (omit kind, or use kind: mixed, to combine sections)",
+					w.Kind, sec, w.Kind, strings.Join(allowed, ", workload.")))
+			}
+		}
+	}
+	for i, f := range w.Flows {
+		p := fmt.Sprintf("workload.flows[%d]", i)
+		rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
+		rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
+		rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
+		rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
+		rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
+		if f.Src == f.Dst {
+			errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
+		}
+	}
+	if in := w.Incast; in != nil {
 		if len(in.Senders) == 0 {
 			errs = append(errs, fmt.Errorf("workload.incast.senders: at least one sender is required"))
 		}
@@ -480,12 +614,27 @@ func (s *Scenario) validate() Errors {
 				errs = append(errs, fmt.Errorf("workload.incast.sizes_bytes[%d] = %d is smaller than qps_per_sender = %d (every QP needs at least one byte)", i, v, in.QPsPerSender))
 			}
 		}
-	case "generated":
-		if !w.hasGenerators() {
-			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
-		}
-	default:
-		errs = append(errs, fmt.Errorf("workload.kind = %q: allowed values flows, ns3, incast, generated", w.Kind))
+	}
+	genPrio := func(key string, prio int) {
+		rangef(&errs, "workload."+key+".prio", float64(prio), 1, 7)
+	}
+	if p := w.Poisson; p != nil {
+		genPrio("poisson", p.Prio)
+	}
+	if p := w.IncastBursts; p != nil {
+		genPrio("incast_bursts", p.Prio)
+	}
+	if p := w.AllToAll; p != nil {
+		genPrio("all_to_all", p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		genPrio("many_to_many", p.Prio)
+	}
+	if p := w.LongShort; p != nil {
+		genPrio("long_short", p.Prio)
+	}
+	if p := w.ManyToMany; p != nil {
+		rangef(&errs, "workload.many_to_many.per_sender", float64(p.PerSender), 1, 1e6)
 	}
 	if p := w.Poisson; p != nil {
 		rangef(&errs, "workload.poisson.load", p.Load, 1e-6, 1)
@@ -502,6 +651,8 @@ func (s *Scenario) validate() Errors {
 	if p := w.AllToAll; p != nil {
 		rangef(&errs, "workload.all_to_all.size_bytes", float64(p.SizeBytes), 1, 1e12)
 	}
+	s.sound.workload = len(errs) == n
+	n = len(errs)
 	o := &s.Outputs
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
@@ -521,25 +672,50 @@ func (s *Scenario) validate() Errors {
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}
+	s.sound.outputs = len(errs) == n
 	return errs
 }
 
-// decodeParams re-encodes a generic YAML value and decodes it strictly into
-// the algorithm's parameter struct (unknown parameter names are errors).
-func decodeParams(raw any, into cc.Params) error {
-	b, err := yaml.Marshal(raw)
-	if err != nil {
-		return err
-	}
-	dec := yaml.NewDecoder(bytes.NewReader(b))
-	dec.KnownFields(true)
-	if err := dec.Decode(into); err != nil {
-		if err.Error() == "EOF" {
-			return nil
+// decodeParams decodes an algorithm's parameters from their node of the
+// document strictly: a name that is not a parameter is an error, and every
+// error names its line in the file.
+func decodeParams(n *yaml.Node, into cc.Params) Errors {
+	var errs Errors
+	if keys, ok := mappingKeys(n); ok {
+		known := map[string]bool{}
+		var names []string
+		for _, pi := range cc.Describe(into) {
+			known[pi.Name] = true
+			names = append(names, pi.Name)
 		}
-		return err
+		for _, k := range keys {
+			if !known[k.Value] {
+				errs = append(errs, fmt.Errorf("line %d: field %s not found in type %s (parameters: %s)",
+					k.Line, k.Value, strings.TrimPrefix(fmt.Sprintf("%T", into), "*"), strings.Join(names, ", ")))
+			}
+		}
 	}
-	return nil
+	if err := n.Decode(into); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return append(errs, err)
+		}
+		for _, m := range te.Errors {
+			errs = append(errs, errors.New(m))
+		}
+	}
+	// in the order of the file
+	slices.SortStableFunc(errs, func(a, b error) int { return lineOf(a) - lineOf(b) })
+	return errs
+}
+
+// lineOf is N of an error "line N: ...", else 0.
+func lineOf(err error) int {
+	var n int
+	if _, e := fmt.Sscanf(err.Error(), "line %d:", &n); e != nil {
+		return 0
+	}
+	return n
 }
 
 func (s *Scenario) path(p string) string {
@@ -554,11 +730,13 @@ func (s *Scenario) checkFiles() error {
 	if s.Topology.Kind == "ns3" {
 		if _, err := os.Stat(s.path(s.Topology.File)); err != nil {
 			errs = append(errs, fmt.Errorf("topology.file: %v", err))
+			s.sound.topology = false
 		}
 	}
-	if s.Workload.Kind == "ns3" {
+	if s.Workload.File != "" {
 		if _, err := os.Stat(s.path(s.Workload.File)); err != nil {
 			errs = append(errs, fmt.Errorf("workload.file: %v", err))
+			s.sound.workload = false
 		}
 	}
 	if len(errs) > 0 {

@@ -177,19 +177,7 @@ workload:
 	}
 
 	// Zero means "default" for these fields; explicit values are kept.
-	s = mustParse(t, `
-seed: 0
-stop_ms: 0
-topology: {hosts: 3, link_gbps: 0, link_delay_ns: 0}
-switch: {buffer_mib: 0, pfc_static_kb: 0, pfc: ""}
-host: {payload_bytes: 0}
-workload: {flows: [{src: 0, dst: 1, size_bytes: 1, prio: 0}]}
-`)
-	if s.Seed != 1 || s.StopMs != 10_000 || s.Topology.LinkGbps != 100 || s.Topology.LinkDelayNs != 1000 ||
-		s.Switch.BufferMiB != 32 || s.Switch.PFCStaticKB != 512 || s.Switch.PFC != "dynamic" ||
-		s.Host.PayloadBytes != 1000 || s.Workload.Flows[0].Prio != 3 {
-		t.Errorf("zero values not defaulted: %+v", s)
-	}
+	// Explicit zeros are values, not "absent": TestExplicitZeroIsNotTheDefault.
 	s = mustParse(t, `
 seed: 42
 stop_ms: 2.5

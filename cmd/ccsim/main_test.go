@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -97,7 +98,206 @@ func TestRefCompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 1 MB flows fall in the 100 KB–1 MB range (inclusive upper bound)
-	if !strings.Contains(out.String(), "100KB-1MB      n    20/   20") {
+	if !regexpMatch(`(?m)^100KB-1MB\s+20/20\s`, out.String()) {
 		t.Errorf("refcompare output:\n%s", out.String())
+	}
+}
+
+// --seed 0 is a seed like any other, not "no override".
+func TestRunSeedZero(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nseed: 5\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{{nil, `"seed": 5,`}, {[]string{"--seed", "0"}, `"seed": 0,`}, {[]string{"--seed", "3"}, `"seed": 3,`}} {
+		res := filepath.Join(dir, "res")
+		if out, err := run(t, append([]string{"run", scen, "--out", res, "--cc", "none"}, c.args...)...); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		js, err := os.ReadFile(filepath.Join(res, "none", "summary.json"))
+		if err != nil || !strings.Contains(string(js), c.want) {
+			t.Errorf("%v: summary.json lacks %s: %v\n%s", c.args, c.want, err, js)
+		}
+	}
+}
+
+// validate builds what run builds: every input run rejects, validate
+// rejects too, with the same message.
+func TestValidateBuildsLikeRun(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "badflows.txt"), []byte("2\n0 1 3 100 1000 0\n0 1 3 100 abc 0\n"), 0o644)
+	const topo = "topology: {kind: star, hosts: 3}\n"
+	const flows = "workload: {flows: [{src: 0, dst: 1, size_bytes: 1000}]}\n"
+	for _, c := range []struct{ name, yaml, want string }{
+		{"missing host", topo + "workload: {flows: [{src: 0, dst: 7, size_bytes: 1000}]}\n", "dst 7"},
+		{"switch as host", topo + "workload: {flows: [{src: 3, dst: 1, size_bytes: 1000}]}\n", "src 3"},
+		{"incast to a switch", topo + "workload: {incast: {senders: [0, 1], receiver: 3, sizes_bytes: [1000]}}\n", "dst 3"},
+		{"poisson hosts", topo + "workload: {poisson: {cdf: websearch, load: 0.1, duration_ms: 0.01, hosts: [0, 3]}}\n", "workload.poisson.hosts"},
+		{"queue port", topo + flows + "outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}\n", "outputs.queue_ports[0]"},
+		{"cdf name", topo + "workload: {poisson: {cdf: websearh, load: 0.1, duration_ms: 0.01}}\n", `"websearh"`},
+		{"flow file line", topo + "workload: {file: badflows.txt}\n", "workload.file"},
+		{"host_links host", "topology: {kind: star, hosts: 3, host_links: [{hosts: [3], gbps: 10}]}\n" + flows, "topology.host_links[0].hosts[0] = 3"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".yaml")
+			os.WriteFile(p, []byte("name: t\ncc: [none]\n"+c.yaml), 0o644)
+			out, err := run(t, "validate", p)
+			if err == nil || !strings.Contains(out, c.want) {
+				t.Errorf("validate: %v, output lacks %q:\n%s", err, c.want, out)
+			}
+			out, err = run(t, "run", p, "--out", filepath.Join(dir, "res"))
+			if err == nil || !strings.Contains(out+err.Error(), c.want) {
+				t.Errorf("run: %v, output lacks %q:\n%s", err, c.want, out)
+			}
+		})
+	}
+}
+
+// validate reports every error of a file at once: range errors, algorithm
+// parameters (with the line in the file) and what only building finds.
+func TestValidateReportsEverythingAtOnce(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "many.yaml")
+	os.WriteFile(p, []byte(`name: many
+stop_ms: -1
+params:
+  dcqcn:
+    g: 7
+    bogus: 1
+topology: {kind: star, hosts: 3}
+workload:
+  flows: [{src: 0, dst: 7, size_bytes: 1000}, {src: 9, dst: 1, size_bytes: 1000}]
+  poisson: {cdf: websearh, load: 0.1, duration_ms: 0.01}
+outputs: {queue_sample_us: 1, queue_ports: [{node: 3, port: 9}]}
+`), 0o644)
+	out, err := run(t, "validate", p)
+	if err == nil {
+		t.Fatal("validate accepted the file")
+	}
+	for _, want := range []string{"stop_ms = -1", "params.dcqcn.g = 7", "line 6", "bogus", "dst 7", "src 9", `"websearh"`, "outputs.queue_ports[0]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("validate output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// A result directory holds one run's files only, and a scenario name
+// cannot point outside the results directory.
+func TestRunReplacesResultsAndRejectsPathNames(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	const body = "cc: [none]\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"
+	os.WriteFile(scen, []byte("name: t\n"+body+"outputs: {ref_fct: true, queue_sample_us: 1, queue_ports: [{node: 3, port: 2}]}\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	if out, err := run(t, "run", scen, "--out", res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	os.WriteFile(scen, []byte("name: t\n"+body), 0o644)
+	if out, err := run(t, "run", scen, "--out", res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, f := range []string{"fct.txt", "queue.csv"} {
+		if _, err := os.Stat(filepath.Join(res, "none", f)); err == nil {
+			t.Errorf("%s of the first run is still in the result directory", f)
+		}
+	}
+	es, _ := os.ReadDir(res)
+	if len(es) != 1 || es[0].Name() != "none" {
+		t.Errorf("results directory holds %v, want only none/", es)
+	}
+	// name: ../../x is rejected before anything is written
+	work := filepath.Join(dir, "a", "b")
+	os.MkdirAll(work, 0o755)
+	os.WriteFile(scen, []byte("name: ../../x\n"+body), 0o644)
+	wd, _ := os.Getwd()
+	os.Chdir(work)
+	defer os.Chdir(wd)
+	out, err := run(t, "run", scen)
+	if err == nil || !strings.Contains(err.Error(), `name = "../../x"`) {
+		t.Errorf("run with name ../../x: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "a", "x")); err == nil { // results/../../x
+		t.Error("run wrote outside the results directory")
+	}
+}
+
+// A failed run is listed as failed, its results are not announced, the
+// others' are, and the command fails.
+func TestRunReportsOnlyWrittenResults(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000}]}\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	os.MkdirAll(res, 0o755)
+	os.WriteFile(filepath.Join(res, "none"), []byte("in the way"), 0o644) // none's results cannot be written
+	out, err := run(t, "run", scen, "--cc", "dcqcn,none", "--out", res)
+	if err == nil || !strings.Contains(err.Error(), "1 of 2 runs failed") {
+		t.Errorf("error %v, want 1 of 2 runs failed", err)
+	}
+	if !strings.Contains(out, filepath.Join(res, "dcqcn")) {
+		t.Errorf("output does not name dcqcn's results:\n%s", out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if strings.Contains(line, "<cc>") || strings.HasPrefix(line, "results") && strings.Contains(line, "none") {
+			t.Errorf("output announces results that were not written: %q", line)
+		}
+	}
+	if !strings.Contains(out, "failed") || !regexpMatch(`(?m)^\s*none: .*not a directory`, out) {
+		t.Errorf("output does not list none as failed:\n%s", out)
+	}
+}
+
+// Flows the stop time cut off show in the printed table.
+func TestRunTableShowsUnfinishedFlows(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 0.01\ncc: [none]\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 10000000}, {src: 1, dst: 2, size_bytes: 1000}]}\n"), 0o644)
+	out, err := run(t, "run", scen, "--out", filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "unfinished") || !regexpMatch(`(?m)^none\s+2\s+1\s+1\s`, out) {
+		t.Errorf("table lacks the unfinished column (flows 2, done 1, unfinished 1):\n%s", out)
+	}
+	if !regexpMatch(`unfinished.*stop_ms.*none: 1 of 2`, out) {
+		t.Errorf("no line names the run with unfinished flows:\n%s", out)
+	}
+}
+
+func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }
+
+// refcompare names its columns and shows "-" for a range without flows
+// instead of NaN.
+func TestRefCompareEmptyRangesAndHeader(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "flows.csv"), []byte("flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown\n"+
+		"0,0,2,50000,0,20000,20000,10000,2\n1,1,2,50000,0,30000,30000,10000,3\n"), 0o644)
+	ref := filepath.Join(dir, "fct.txt")
+	os.WriteFile(ref, []byte("0b000001 0b000201 10000 100 50000 0 25000 10000\n0b000101 0b000201 10000 100 2000000 0 400000 200000\n"), 0o644)
+	c := refCompareCmd()
+	var out bytes.Buffer
+	c.SetOut(&out)
+	c.SetArgs([]string{dir, ref})
+	if err := c.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	s := out.String()
+	if strings.Contains(s, "NaN") || strings.Contains(s, "Inf") {
+		t.Errorf("output shows NaN/Inf:\n%s", s)
+	}
+	for _, want := range []string{"range", "flows ccsim/ref", "p50 ccsim", "p99 ccsim", "ref", "diff"} {
+		if !strings.Contains(strings.SplitN(s, "\n", 2)[0], want) {
+			t.Errorf("header lacks %q:\n%s", want, s)
+		}
+	}
+	for _, re := range []string{
+		`(?m)^<100KB\s+2/1\s+3\.0000\s+2\.5000\s+\+20\.00%\s+3\.0000\s+2\.5000\s+\+20\.00%$`,
+		`(?m)^100KB-1MB\s+0/0\s+-\s+-\s+-\s+-\s+-\s+-$`,
+		`(?m)^>1MB\s+0/1\s+-\s+2\.0000\s+-\s+-\s+2\.0000\s+-$`,
+	} {
+		if !regexpMatch(re, s) {
+			t.Errorf("no line matches %s:\n%s", re, s)
+		}
 	}
 }

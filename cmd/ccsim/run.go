@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -28,19 +29,22 @@ func runCmd() *cobra.Command {
 		Short: "run a scenario (each algorithm in parallel) and print a comparison table",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := scenario.Load(args[0])
-			if err != nil {
-				return fmt.Errorf("%s:\n%v", args[0], err)
-			}
+			var names []string
 			if ccList != "" {
-				if s, err = s.WithCC(splitList(ccList)); err != nil {
-					return err
-				}
+				names = splitList(ccList)
+			}
+			// the checks of validate: a file validate accepts is one run accepts
+			s, err := scenario.Check(args[0], names)
+			if err != nil {
+				return errors.New(invalid(args[0], err))
 			}
 			if out == "" {
 				name := s.Name
 				if name == "" {
 					name = strings.TrimSuffix(filepath.Base(args[0]), filepath.Ext(args[0]))
+					if err := scenario.CheckName("the scenario file's name (no name: given)", name); err != nil {
+						return fmt.Errorf("%s: %v; set name: or --out", args[0], err)
+					}
 				}
 				out = filepath.Join("results", name)
 			}
@@ -55,7 +59,8 @@ func runCmd() *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
-			return runAndReport(cmd.OutOrStdout(), s, scenario.RunOptions{Seed: seed}, out, workers)
+			opt := scenario.RunOptions{Seed: seed, SeedSet: cmd.Flags().Changed("seed")}
+			return runAndReport(cmd.OutOrStdout(), s, opt, out, workers)
 		},
 	}
 	c.Flags().StringVar(&ccList, "cc", "", "comma-separated algorithms (overrides the scenario's cc list)")
@@ -79,6 +84,9 @@ func splitList(s string) []string {
 func runDefault(w io.Writer) error {
 	s, err := scenario.Default()
 	if err != nil {
+		return err
+	}
+	if err := s.Check(); err != nil {
 		return err
 	}
 	return runAndReport(w, s, scenario.RunOptions{}, filepath.Join("results", s.Name), 0)
@@ -144,42 +152,77 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 		opt.Progress = prog.simTime
 	}
 	res, errs := s.RunAll(s.CC, opt, workers, prog.update)
-	failed := 0
+	var written, failed []string
 	for i, r := range res {
 		if errs[i] != nil {
-			failed++
-			fmt.Fprintf(os.Stderr, "ccsim: %v\n", errs[i])
+			failed = append(failed, errs[i].Error()) // "cc: ..."
+			res[i] = nil
 			continue
 		}
 		dir := filepath.Join(out, r.CC)
-		if err := r.Write(dir, s); err != nil {
-			fmt.Fprintf(os.Stderr, "ccsim: writing %s: %v\n", dir, err)
-			failed++
+		err := scenario.CheckName("cc", r.CC) // a directory name
+		if err == nil {
+			err = r.Write(dir, s)
 		}
+		if err != nil {
+			failed = append(failed, fmt.Sprintf("%s: writing %s: %v", r.CC, dir, err))
+			continue
+		}
+		written = append(written, dir)
 	}
 	printTable(w, s, res)
-	fmt.Fprintf(w, "results: %s/<cc>/{summary.json,flows.csv}\n", out)
-	if failed > 0 {
-		return fmt.Errorf("%d of %d runs failed", failed, len(res))
+	if len(written) > 0 {
+		fmt.Fprintln(w, "results (summary.json, flows.csv, ...):")
+		for _, d := range written {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(w, "failed (%d of %d runs):\n", len(failed), len(res))
+		for _, f := range failed {
+			fmt.Fprintf(w, "  %s\n", f)
+		}
+		return fmt.Errorf("%d of %d runs failed", len(failed), len(res))
 	}
 	return nil
 }
 
+// printTable prints one row per run that completed (nil entries are
+// skipped), and a line naming the runs whose stop time came before every
+// flow finished.
 func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
 	fmt.Fprintf(w, "scenario %s\n", s.Name)
-	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
-		"cc", "flows", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
-	fmt.Fprintf(w, "%-12s %6s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
-		"", "done", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
+	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"cc", "flows", "done", "unfinished", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
+	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
+		"", "", "", "", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
+	var unfinished []string
 	for _, r := range res {
 		if r == nil {
 			continue
 		}
 		f := &r.Summary
-		fmt.Fprintf(w, "%-12s %6d %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %7.4f %8d %6d %10d %8.3f\n",
-			r.CC, f.Finished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps, f.All.FCTUs.Mean,
+		fmt.Fprintf(w, "%-12s %6d %6d %10d %10.2f %10.2f %10.2f %10.2f %12.2f %12.2f %7.4f %8d %6d %10d %8.3f\n",
+			r.CC, f.Flows, f.Finished, f.Unfinished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps, f.All.FCTUs.Mean,
 			f.FinishTimeUs, r.Jain, r.PFC.PauseFrames, r.Drops, r.Events, r.WallSeconds)
+		if f.Unfinished > 0 {
+			unfinished = append(unfinished, fmt.Sprintf("%s: %d of %d", r.CC, f.Unfinished, f.Flows))
+		}
 	}
+	if len(unfinished) > 0 {
+		fmt.Fprintf(w, "unfinished flows (stop_ms = %v came first; summaries cover finished flows only): %s\n",
+			s.StopMs, strings.Join(unfinished, ", "))
+	}
+}
+
+// invalid formats the errors of scenario file path, one per line.
+func invalid(path string, err error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: invalid", path)
+	for _, line := range strings.Split(err.Error(), "\n") {
+		fmt.Fprintf(&b, "\n  - %s", line)
+	}
+	return b.String()
 }
 
 func validateCmd() *cobra.Command {
@@ -190,16 +233,10 @@ func validateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, a := range args {
-				s, err := scenario.Load(a)
-				if err == nil {
-					_, err = s.Graph()
-				}
+				s, err := scenario.Check(a, nil)
 				if err != nil {
 					bad++
-					fmt.Fprintf(cmd.OutOrStdout(), "%s: invalid\n", a)
-					for _, line := range strings.Split(err.Error(), "\n") {
-						fmt.Fprintf(cmd.OutOrStdout(), "  - %s\n", line)
-					}
+					fmt.Fprintln(cmd.OutOrStdout(), invalid(a, err))
 					continue
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%s, cc %s)\n", a, s.Name, strings.Join(s.CC, ","))
