@@ -21,7 +21,7 @@ import (
 	"strings"
 	"time"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/scenario"
 	"github.com/ccsim/ccsim/scenarios"

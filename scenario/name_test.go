@@ -61,8 +61,8 @@ func TestWriteReplacesTheResultDirectory(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(dir); !slices.Equal(got, []string{"flows.csv", "summary.json"}) {
-		t.Errorf("result directory holds %v, want only this run's flows.csv, summary.json", got)
+	if got := names(dir); !slices.Equal(got, []string{"flow_stats.csv", "flows.csv", "summary.json"}) {
+		t.Errorf("result directory holds %v, want only this run's flow_stats.csv, flows.csv, summary.json", got)
 	}
 	if got := names(root); !slices.Equal(got, []string{"none"}) {
 		t.Errorf("beside it: %v, want nothing left over", got)

@@ -3,7 +3,7 @@ package scenario
 import (
 	"fmt"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/workload"
 )
@@ -67,8 +67,12 @@ func (s *Scenario) Resolved(cc string) ([]byte, error) {
 	if p == nil {
 		return nil, fmt.Errorf("scenario: algorithm %q is not in the scenario's cc list", cc)
 	}
+	var node yaml.Node
+	if err := node.Encode(p); err != nil {
+		return nil, err
+	}
 	c := *s
 	c.CC = []string{cc}
-	c.Params = map[string]any{cc: p}
+	c.Params = map[string]yaml.Node{cc: node}
 	return yaml.Marshal(&c)
 }
