@@ -27,8 +27,8 @@ type Series struct {
 	// for every bin that overlaps its active interval [start, finish].
 	FlowRate string `yaml:"flow_rate"`
 	// FlowRateBinUs is the bin of flow_rate.csv when it should differ from
-	// bin_us (a multiple of it is not required); 0 = bin_us.
-	FlowRateBinUs float64 `yaml:"flow_rate_bin_us"`
+	// bin_us (a multiple of it is not required); absent = bin_us.
+	FlowRateBinUs *float64 `yaml:"flow_rate_bin_us"`
 	// LinkPorts writes link_rate.csv: per bin, the bytes each listed port
 	// started transmitting (wire bytes, all packets) and the data payload
 	// among them, as rates. Empty with link_rate true = every switch port.
@@ -40,11 +40,11 @@ type Series struct {
 	// QueuePorts writes queue_series.csv: the egress queue length (bytes,
 	// all classes) of each listed port, sampled every queue_sample_us
 	// ([0.01, 1e6], default 1) and summarised per bin as min, mean and max.
-	QueuePorts    []Port  `yaml:"queue_ports"`
-	QueueSampleUs float64 `yaml:"queue_sample_us"`
+	QueuePorts    []Port   `yaml:"queue_ports"`
+	QueueSampleUs *float64 `yaml:"queue_sample_us"`
 	// QueueBinUs is the bin of queue_series.csv when it should differ from
-	// bin_us; 0 = bin_us.
-	QueueBinUs float64 `yaml:"queue_bin_us"`
+	// bin_us; absent = bin_us.
+	QueueBinUs *float64 `yaml:"queue_bin_us"`
 }
 
 func (sr *Series) on() bool {
@@ -63,14 +63,13 @@ func (sr *Series) validate(errs *Errors) {
 	default:
 		*errs = append(*errs, fmt.Errorf("outputs.series.flow_rate = %q: allowed values flow, src, dst (or absent)", sr.FlowRate))
 	}
-	if sr.FlowRateBinUs != 0 {
-		rangef(errs, "outputs.series.flow_rate_bin_us", sr.FlowRateBinUs, 0.01, 1e6)
-	}
-	if sr.QueueBinUs != 0 {
-		rangef(errs, "outputs.series.queue_bin_us", sr.QueueBinUs, 0.01, 1e6)
-	}
-	if sr.QueueSampleUs != 0 {
-		rangef(errs, "outputs.series.queue_sample_us", sr.QueueSampleUs, 0.01, 1e6)
+	for _, f := range []struct {
+		name string
+		v    *float64
+	}{{"flow_rate_bin_us", sr.FlowRateBinUs}, {"queue_bin_us", sr.QueueBinUs}, {"queue_sample_us", sr.QueueSampleUs}} {
+		if f.v != nil {
+			rangef(errs, "outputs.series."+f.name, *f.v, 0.01, 1e6)
+		}
 	}
 	for i, p := range append(append([]Port{}, sr.LinkPorts...), sr.QueuePorts...) {
 		if p.Node < 0 || p.Port < 0 {
@@ -182,8 +181,8 @@ func (b *Built) setupSeries() error {
 	rec.qPort = sr.QueuePorts
 	if sr.FlowRate != "" {
 		rec.fbin = rec.bin
-		if sr.FlowRateBinUs != 0 {
-			rec.fbin = usTime(sr.FlowRateBinUs)
+		if sr.FlowRateBinUs != nil {
+			rec.fbin = usTime(*sr.FlowRateBinUs)
 		}
 		rec.group = make([]int32, len(b.Flows))
 		idx := map[int]int32{}
@@ -225,16 +224,16 @@ func (b *Built) setupSeries() error {
 		})
 	}
 	if len(rec.qports) > 0 {
-		every := sr.QueueSampleUs
-		if every == 0 {
-			every = 1
+		every := 1.0
+		if sr.QueueSampleUs != nil {
+			every = *sr.QueueSampleUs
 		}
 		k := len(rec.qports)
 		rec.qSum, rec.qMin, rec.qMax = make([]int64, k), make([]int64, k), make([]int64, k)
 		rec.qBin = b.first
 		rec.qBinW = rec.bin
-		if sr.QueueBinUs != 0 {
-			rec.qBinW = usTime(sr.QueueBinUs)
+		if sr.QueueBinUs != nil {
+			rec.qBinW = usTime(*sr.QueueBinUs)
 		}
 		rec.resetQueue()
 		n.Monitor(usTime(every), func(n *fabric.Network, now sim.Time) {

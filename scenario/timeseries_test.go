@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
@@ -110,5 +111,25 @@ outputs:
 	}
 	if cnps != r.Congestion.CNPs || cnps == 0 {
 		t.Errorf("flow_stats.csv CNPs %d, summary %d (want equal and > 0)", cnps, r.Congestion.CNPs)
+	}
+}
+
+func TestSeriesErrors(t *testing.T) {
+	base := "topology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\noutputs:\n  series: "
+	for _, c := range []struct{ series, want string }{
+		{"{flow_rate: src}", "outputs.series.bin_us = 0 out of range [0.01, 1e+06]"},
+		{"{bin_us: 10, flow_rate: host}", `outputs.series.flow_rate = "host": allowed values flow, src, dst`},
+		{"{bin_us: 10, flow_rate: src, flow_rate_bin_us: 0}", "outputs.series.flow_rate_bin_us = 0 out of range"},
+		{"{bin_us: 10, queue_ports: [{node: 3, port: 0}], queue_bin_us: 0}", "outputs.series.queue_bin_us = 0 out of range"},
+		{"{bin_us: 10, queue_ports: [{node: 3, port: 0}], queue_sample_us: 0}", "outputs.series.queue_sample_us = 0 out of range"},
+		{"{bin_us: 10, link_ports: [{node: 3, port: 9}]}", "outputs.series.link_ports[0]: node 3 port 9 does not exist"},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "s.yaml")
+		os.WriteFile(path, []byte(base+c.series+"\n"), 0o644)
+		_, err := scenario.Check(path, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("series %s: error %v, want %q", c.series, err, c.want)
+		}
 	}
 }
