@@ -140,7 +140,18 @@ func checkInChromium(t *testing.T, page string) {
 		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--user-data-dir=" + ud}
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	dom, err := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+abs)...).Output()
+	// A browser start can fail on a loaded machine: try up to 3 times.
+	var dom []byte
+	var err error
+	for try := 0; try < 3; try++ {
+		var stderr bytes.Buffer
+		cmd := exec.CommandContext(ctx, bin, append(args, "--dump-dom", "file://"+abs)...)
+		cmd.Stderr = &stderr
+		if dom, err = cmd.Output(); err == nil && len(dom) > 0 {
+			break
+		}
+		t.Logf("chromium --dump-dom, try %d: %v\n%s", try+1, err, stderr.Bytes())
+	}
 	if err != nil {
 		t.Fatalf("chromium --dump-dom: %v", err)
 	}
@@ -157,9 +168,16 @@ func checkInChromium(t *testing.T, page string) {
 		}
 	}
 	shot := filepath.Join(t.TempDir(), "shot.png")
-	cmd := exec.CommandContext(ctx, bin, append(args, "--window-size=1280,2000", "--screenshot="+shot, "file://"+abs)...)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	for try := 0; try < 3; try++ {
+		cmd := exec.CommandContext(ctx, bin, append(args, "--window-size=1280,2000", "--screenshot="+shot, "file://"+abs)...)
+		var out []byte
+		if out, err = cmd.CombinedOutput(); err == nil {
+			break
+		}
+		t.Logf("chromium --screenshot, try %d: %v\n%s", try+1, err, out)
+	}
+	if err != nil {
+		t.Fatalf("chromium --screenshot: %v", err)
 	}
 	b, err := os.ReadFile(shot)
 	if err != nil {
