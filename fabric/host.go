@@ -26,6 +26,8 @@ func (n *Network) startFlow(i int32) {
 	}
 	nd := &n.Nodes[q.Src]
 	nd.qps = append(nd.qps, i)
+	nd.prioQPs[q.Prio]++
+	nd.prioMask |= 1 << q.Prio
 	n.hostSend(q.Src)
 }
 
@@ -76,29 +78,35 @@ func (n *Network) hostSend(h int32) {
 	}
 	qps := nd.qps
 	m := len(qps)
-	for k := 1; k <= m; k++ {
-		j := nd.rrLast + k // (rrLast + k) mod m, without a division
-		if j >= m {
-			j -= m
+	if nd.prioMask&^p.pauseMask != 0 { // else every QP's class is paused
+		for k := 1; k <= m; k++ {
+			j := nd.rrLast + k // (rrLast + k) mod m, without a division
+			if j >= m {
+				j -= m
+			}
+			q := &n.QPs[qps[j]]
+			if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
+				continue
+			}
+			nd.rrLast = j
+			n.sendData(q, pt)
+			n.armNext(h)
+			return
 		}
-		q := &n.QPs[qps[j]]
-		if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
-			continue
-		}
-		nd.rrLast = j
-		n.sendData(q, pt)
-		n.armNext(h)
-		return
 	}
-	// nothing selectable: wake at the earliest pacing time of a QP with data
+	// nothing selectable: wake at the earliest pacing time of a QP with
+	// data, if that is in the future (one that may send now ends the search)
 	t := sim.Never
 	for _, qi := range qps {
 		q := &n.QPs[qi]
 		if q.SndNxt < q.SizeBytes && q.nextAvail < t {
 			t = q.nextAvail
+			if t <= n.now {
+				return
+			}
 		}
 	}
-	if t > n.now && t != sim.Never {
+	if t != sim.Never {
 		n.armWake(h, t)
 	}
 }
@@ -113,11 +121,19 @@ func (n *Network) armNext(h int32) {
 		n.armWakeTx(h, p.busyUntil)
 		return
 	}
+	if nd.prioMask&^p.pauseMask == 0 {
+		return // every QP's class is paused
+	}
+	// the earliest time a QP may send; any time up to busyUntil gives the
+	// same wake-up, so the first such QP ends the search
 	t := sim.Never
 	for _, qi := range nd.qps {
 		q := &n.QPs[qi]
-		if q.SndNxt < q.SizeBytes && !q.winBound() && !p.paused[q.Prio] && q.nextAvail < t {
+		if q.SndNxt < q.SizeBytes && q.nextAvail < t && !p.paused[q.Prio] && !q.winBound() {
 			t = q.nextAvail
+			if t <= p.busyUntil {
+				break
+			}
 		}
 	}
 	if t == sim.Never {
@@ -337,6 +353,9 @@ func (n *Network) finish(q *QP) {
 	}
 	q.rto.Cancel()
 	nd := &n.Nodes[q.Src]
+	if nd.prioQPs[q.Prio]--; nd.prioQPs[q.Prio] == 0 {
+		nd.prioMask &^= 1 << q.Prio
+	}
 	for k, qi := range nd.qps {
 		if qi == q.ID {
 			copy(nd.qps[k:], nd.qps[k+1:])

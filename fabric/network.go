@@ -106,10 +106,12 @@ type Node struct {
 	FirstPort int32
 	NumPorts  int32
 	// hosts
-	qps    []int32 // active sending QPs in creation order
-	rrLast int
-	ackQ   ring // generated ACK/NACK/CNP awaiting the NIC
-	wake   sim.Timer
+	qps      []int32 // active sending QPs in creation order
+	rrLast   int
+	prioQPs  [numClasses]int32 // active QPs per class
+	prioMask uint8             // bit c set: prioQPs[c] > 0
+	ackQ     ring              // generated ACK/NACK/CNP awaiting the NIC
+	wake     sim.Timer
 	// switches
 	sharedUsed    int64
 	bufferBytes   int64
