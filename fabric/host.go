@@ -28,7 +28,25 @@ func (n *Network) startFlow(i int32) {
 	nd.qps = append(nd.qps, i)
 	nd.prioQPs[q.Prio]++
 	nd.prioMask |= 1 << q.Prio
+	q.active = true
+	n.refresh(q)
 	n.hostSend(q.Src)
+}
+
+// refresh recomputes whether active QP q is open (has data to send and is
+// not window-bound) and keeps its host's count of open QPs. It runs after
+// everything that may change the answer: a packet sent, an ACK, a timeout,
+// and every algorithm callback (which may change the rate or window).
+func (n *Network) refresh(q *QP) {
+	o := q.active && q.SndNxt < q.SizeBytes && !q.winBound()
+	if o != q.open {
+		q.open = o
+		if o {
+			n.Nodes[q.Src].open++
+		} else {
+			n.Nodes[q.Src].open--
+		}
+	}
 }
 
 // armWake makes sure host h's NIC runs its transmit routine at time at.
@@ -78,14 +96,18 @@ func (n *Network) hostSend(h int32) {
 	}
 	qps := nd.qps
 	m := len(qps)
-	if nd.prioMask&^p.pauseMask != 0 { // else every QP's class is paused
+	// (skipped when no QP is open or every open QP's class is paused)
+	if nd.open > 0 && nd.prioMask&^p.pauseMask != 0 {
 		for k := 1; k <= m; k++ {
 			j := nd.rrLast + k // (rrLast + k) mod m, without a division
 			if j >= m {
 				j -= m
 			}
 			q := &n.QPs[qps[j]]
-			if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
+			if debugChecks {
+				n.checkOpen(q)
+			}
+			if !q.open || p.paused[q.Prio] || q.nextAvail > n.now {
 				continue
 			}
 			nd.rrLast = j
@@ -121,15 +143,18 @@ func (n *Network) armNext(h int32) {
 		n.armWakeTx(h, p.busyUntil)
 		return
 	}
-	if nd.prioMask&^p.pauseMask == 0 {
-		return // every QP's class is paused
+	if nd.open == 0 || nd.prioMask&^p.pauseMask == 0 {
+		return // no QP is open, or every QP's class is paused
 	}
 	// the earliest time a QP may send; any time up to busyUntil gives the
 	// same wake-up, so the first such QP ends the search
 	t := sim.Never
 	for _, qi := range nd.qps {
 		q := &n.QPs[qi]
-		if q.SndNxt < q.SizeBytes && q.nextAvail < t && !p.paused[q.Prio] && !q.winBound() {
+		if debugChecks {
+			n.checkOpen(q)
+		}
+		if q.open && q.nextAvail < t && !p.paused[q.Prio] {
 			t = q.nextAvail
 			if t <= p.busyUntil {
 				break
@@ -195,6 +220,7 @@ func (n *Network) sendData(q *QP, pt int32) {
 	q.nextAvail = n.now + q.paceGap
 	n.Stats.DataTxPackets++
 	n.Stats.DataTxBytes += payload
+	n.refresh(q)
 	n.transmit(pt, pi)
 }
 
@@ -218,6 +244,7 @@ func (n *Network) hostReceive(pt int32, pi int32) {
 				q.CNPs++
 			}
 			q.CC.OnNotice(q, nt, n.now)
+			n.refresh(q)
 			n.hostSend(q.Src)
 		}
 	default:
@@ -337,6 +364,7 @@ func (n *Network) receiveAck(pi int32) {
 		q.SndNxt = q.SndUna
 	}
 	q.CC.OnAck(q, a, n.now)
+	n.refresh(q)
 	n.release(pi)
 	if done {
 		n.finish(q)
@@ -352,6 +380,8 @@ func (n *Network) finish(q *QP) {
 		q.timers[i].Cancel()
 	}
 	q.rto.Cancel()
+	q.active = false
+	n.refresh(q)
 	nd := &n.Nodes[q.Src]
 	if nd.prioQPs[q.Prio]--; nd.prioQPs[q.Prio] == 0 {
 		nd.prioMask &^= 1 << q.Prio
@@ -385,6 +415,7 @@ func (n *Network) onRTO(i int32, gen uint32) {
 		q.SndNxt = q.SndUna
 		q.lastProgress = n.now
 		deadline = n.now + n.cfg.RTO
+		n.refresh(q)
 		n.hostSend(q.Src)
 	} else if n.now >= deadline {
 		deadline = n.now + n.cfg.RTO

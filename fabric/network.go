@@ -110,6 +110,7 @@ type Node struct {
 	rrLast   int
 	prioQPs  [numClasses]int32 // active QPs per class
 	prioMask uint8             // bit c set: prioQPs[c] > 0
+	open     int32             // active QPs that are open (see QP.open)
 	ackQ     ring              // generated ACK/NACK/CNP awaiting the NIC
 	wake     sim.Timer
 	// switches
@@ -497,6 +498,7 @@ func (n *Network) Run() sim.Time {
 				continue
 			}
 			q.CC.OnTimer(q, id, n.now)
+			n.refresh(q)
 		case evRTO:
 			n.onRTO(e.Idx, e.Arg)
 		case evMonitor:
