@@ -298,6 +298,7 @@ func (n *Network) receiveData(pi int32) {
 	pk.ECN = false
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
+	pk.Hop = 0 // the reverse path's switches, counted from its first
 	nd := &n.Nodes[host]
 	nd.ackQ.push(pi)
 	if kind == KindAck {

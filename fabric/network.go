@@ -144,8 +144,11 @@ type Stats struct {
 	Retransmits                    int64
 	Notices                        int64 // switch-generated notices
 	Timeouts                       int64
-	RTT                            RTTHist
-	FlowsDone                      int
+	// RouteLookups counts forwarding decisions taken from the routing
+	// table (and ECMP hash) rather than the per-QP route cache.
+	RouteLookups int64
+	RTT          RTTHist
+	FlowsDone    int
 }
 
 // Network is a simulated fabric.
