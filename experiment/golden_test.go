@@ -95,6 +95,17 @@ workload:
   incast: {senders: [0, 1, 2, 3, 4, 5, 6, 7], receiver: 8, sizes_bytes: [300000], qps_per_sender: 2}
 `
 
+// lossyLinkYAML: links with error rates (hosts 2 and 4) under a 4-to-1
+// incast into host 4 with PFC: link losses, NACKs, the RTO.
+const lossyLinkYAML = `name: lossy-links
+stop_ms: 100
+topology: {kind: ns3, file: testdata/lossy_links_topology.txt}
+switch: {buffer_mib: 32, pfc: dynamic}
+host: {payload_bytes: 1000, rto_us: 300}
+workload:
+  incast: {senders: [0, 1, 2, 3], receiver: 4, sizes_bytes: [2000000]}
+`
+
 func goldenCases() []goldenCase {
 	var cs []goldenCase
 	for _, size := range []string{"1MB", "10MB"} {
@@ -110,6 +121,9 @@ func goldenCases() []goldenCase {
 	}
 	for _, cc := range []string{"dcqcn", "dctcp"} {
 		cs = append(cs, goldenCase{name: "lossy/" + cc, yaml: lossyYAML, cc: cc})
+	}
+	for _, cc := range []string{"dcqcn", "hpcc"} {
+		cs = append(cs, goldenCase{name: "lossy-links/" + cc, yaml: lossyLinkYAML, cc: cc})
 	}
 	return cs
 }
