@@ -2,6 +2,8 @@ package cc
 
 import (
 	"fmt"
+	"math/big"
+	"sync"
 
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/sim"
@@ -114,6 +116,7 @@ type dcqcnConst struct {
 	alphaIv, decIv, incIv sim.Time
 	ai, hai, minRate      int64
 	canonical             bool
+	powLo, powHi          []float64 // (1−g)^k tables of decay, built on first use
 }
 
 // DCQCN is one QP's reaction point. Its three periodic timers are evaluated
@@ -134,6 +137,7 @@ type DCQCN struct {
 	bytes    int64
 
 	alphaAt, decAt, incAt sim.Time // next expiry of each timer (Never = off)
+	alphaPend             int64    // decay steps of α not yet applied (see alphaSteps)
 	line                  int64
 }
 
@@ -212,34 +216,30 @@ func (d *DCQCN) OnSend(q *fabric.QP, size int, now sim.Time) {
 // increase and a decrease expiring together were scheduled one period
 // earlier each (a decrease re-arms itself before it arms the increase
 // timer), so the increase runs first only if its period is the longer one.
+//
+// A decrease check with no CNP since the previous one does nothing, so such
+// checks are not visited: the loop stops only at increases and at the one
+// check that cuts, and the decrease timer's phase is carried forward at the
+// end. Between those stops α only decays (see alphaSteps). A QP that sends
+// rarely (thousands of QPs sharing a link) thus costs a few steps per
+// packet instead of one per µs of its idle time.
 func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
 	for {
-		// the next increase or decrease expiry
+		// the next increase, or the next decrease check if it can cut
 		t, which := d.incAt, 1
-		if d.decAt < t || d.decAt == t && d.c.decIv >= d.c.incIv {
+		if d.decCNP && (d.decAt < t || d.decAt == t && d.c.decIv >= d.c.incIv) {
 			t, which = d.decAt, 2
 		}
 		limit := t
 		if now < limit {
 			limit = now
 		}
-		// α steps up to it (an α step at the same time runs first); after
-		// the first step α only decays, so the loop is a multiply chain
+		// α steps up to it (an α step at the same time runs first)
 		if d.alphaAt <= limit {
-			d.alphaTimer()
-			d.alphaAt += d.c.alphaIv
-			if !d.alphaCNP || d.c.canonical {
-				f := 1 - d.c.p.G
-				a := d.Alpha
-				for d.alphaAt <= limit {
-					a = float64(f * a)
-					d.alphaAt += d.c.alphaIv
-				}
-				d.Alpha = a
-			}
+			d.alphaSteps(limit)
 		}
 		if t > now {
-			return
+			break
 		}
 		if which == 1 {
 			d.incAt = t + d.c.incIv
@@ -250,20 +250,122 @@ func (d *DCQCN) advance(q *fabric.QP, now sim.Time) {
 			d.decreaseCheck(q, t)
 		}
 	}
+	d.settleAlpha()
+	// the idle decrease checks up to now (decCNP is false here, or decAt
+	// is already past now)
+	if d.decAt <= now {
+		k := (now-d.decAt)/d.c.decIv + 1
+		d.decAt += k * d.c.decIv
+	}
 }
 
-func (d *DCQCN) alphaTimer() {
-	g := d.c.p.G
+// alphaSteps runs the α timer's expiries up to limit (d.alphaAt <= limit).
+// The first consumes the CNP flag of its slot; steps without a CNP only
+// decay α, α ← (1−g)·α, and are counted in alphaPend until α is needed
+// (settleAlpha).
+func (d *DCQCN) alphaSteps(limit sim.Time) {
+	k := int64((limit - d.alphaAt) / d.c.alphaIv) // steps after the first
+	d.alphaAt += sim.Time(k+1) * d.c.alphaIv
 	if d.alphaCNP && !d.c.canonical {
+		d.settleAlpha()
+		g := d.c.p.G
 		d.Alpha = float64((1-g)*d.Alpha) + g
+		d.alphaCNP = false
 	} else {
-		d.Alpha = float64((1 - g) * d.Alpha)
+		d.alphaCNP = false
+		k++
 	}
-	d.alphaCNP = false
+	d.alphaPend += k
+}
+
+// settleAlpha applies the pending decay steps to α.
+func (d *DCQCN) settleAlpha() {
+	if d.alphaPend > 0 {
+		d.Alpha = d.c.decay(d.Alpha, d.alphaPend)
+		d.alphaPend = 0
+	}
+}
+
+// exactDecaySteps is the longest α decay chain replayed multiplication by
+// multiplication, exactly as the reference's timer events compute it.
+// Longer chains multiply by (1−g)^k from a table (each entry correctly
+// rounded): the same value up to floating-point rounding (within 2 ulp of
+// the exact power; the chain's own rounding error grows like √k ulp), at
+// the cost of one or two multiplications instead of k.
+const exactDecaySteps = 16
+
+// The table holds (1−g)^k for k < decayLo and (1−g)^(decayLo·j) for
+// j ≤ decayHi; longer chains (α below 1e-100 by then) multiply by the
+// last entry repeatedly.
+const (
+	decayLo = 1024
+	decayHi = 64
+)
+
+// decay returns α after k more decay steps.
+func (c *dcqcnConst) decay(a float64, k int64) float64 {
+	if k <= exactDecaySteps {
+		f := 1 - c.p.G
+		for ; k > 0; k-- {
+			a = float64(f * a)
+		}
+		return a
+	}
+	if c.powLo == nil {
+		c.powLo, c.powHi = decayTables(1 - c.p.G)
+	}
+	for k >= decayLo*decayHi && a != 0 {
+		a = float64(a * c.powHi[decayHi])
+		k -= decayLo * decayHi
+	}
+	if hi := k / decayLo; hi > 0 {
+		a = float64(a * c.powHi[hi])
+	}
+	return float64(a * c.powLo[k%decayLo])
+}
+
+// decayTables returns the power tables of decay for factor f, built once
+// per process and factor.
+func decayTables(f float64) (lo, hi []float64) {
+	decayCache.Lock()
+	defer decayCache.Unlock()
+	if t, ok := decayCache.m[f]; ok {
+		return t[0], t[1]
+	}
+	lo, hi = decayPowers(f, 1, decayLo-1), decayPowers(f, decayLo, decayHi)
+	if decayCache.m == nil {
+		decayCache.m = map[float64][2][]float64{}
+	}
+	decayCache.m[f] = [2][]float64{lo, hi}
+	return lo, hi
+}
+
+var decayCache struct {
+	sync.Mutex
+	m map[float64][2][]float64
+}
+
+// decayPowers returns f^(step·j) for j = 0..n, each correctly rounded from
+// a 256-bit computation.
+func decayPowers(f float64, step, n int) []float64 {
+	const prec = 256
+	fb := new(big.Float).SetPrec(prec).SetFloat64(f)
+	b := new(big.Float).SetPrec(prec).SetFloat64(f)
+	for range step - 1 {
+		b.Mul(b, fb)
+	}
+	x := new(big.Float).SetPrec(prec).SetFloat64(1)
+	pow := make([]float64, n+1)
+	for j := range pow {
+		pow[j], _ = x.Float64()
+		x.Mul(x, b)
+	}
+	return pow
 }
 
 // cut applies R_C ← max(min, R_C·(1 − α/2)) with the reference's truncation.
 func (d *DCQCN) cut() {
+	d.settleAlpha()
 	r := int64(float64(d.Rc) * (1 - d.Alpha/2))
 	if r < d.c.minRate {
 		r = d.c.minRate

@@ -1,7 +1,9 @@
 package cc_test
 
 import (
+	"fmt"
 	"math"
+	"math/big"
 	"reflect"
 	"strings"
 	"testing"
@@ -212,21 +214,52 @@ func TestDCQCNFirstCut(t *testing.T) {
 	}
 }
 
-// 3. Without CNPs α decays as repeated float multiplication by (1−g), one
-// step per µs, whether the timer is replayed in one jump or step by step.
+// 3. Without CNPs α decays by (1−g) per µs, whether the timer is replayed
+// in one jump or step by step. Chains of up to 16 steps are repeated float
+// multiplication, exactly as the reference's timer events compute them;
+// longer ones multiply by a correctly rounded power (1−g)^k, which differs
+// from the chain only by rounding: within 2 ulp of the exact real value,
+// and within 64·√k·2⁻⁵³ of the chain.
 func TestDCQCNAlphaDecay(t *testing.T) {
 	const t0 = 7 * us
-	for _, k := range []int{1, 2, 3, 4, 5, 6, 55, 300, 1000, 12345} {
-		want := 1.0
-		for i := 0; i < k; i++ {
-			want = float64(want * (1 - g))
+	for _, k := range []int{1, 2, 3, 4, 5, 6, 16, 17, 18, 55, 300, 1000, 1024, 1025, 2049, 12345} {
+		chain := func(k int) float64 {
+			a := 1.0
+			for i := 0; i < k; i++ {
+				a = float64(a * (1 - g))
+			}
+			return a
 		}
-		prev := float64(1)
-		for i := 0; i < k-1; i++ {
-			prev = float64(prev * (1 - g))
-		}
+		want, prev := chain(k), chain(k-1)
 		if k <= 6 && want != math.Pow(255.0/256, float64(k)) {
 			t.Fatalf("k=%d: (255/256)^k should be exact", k)
+		}
+		exact := func(k int) float64 { // (255/256)^k correctly rounded
+			x := new(big.Float).SetPrec(512).SetInt64(1)
+			f := new(big.Float).SetPrec(512).SetFloat64(1 - g)
+			for i := 0; i < k; i++ {
+				x.Mul(x, f)
+			}
+			v, _ := x.Float64()
+			return v
+		}
+		// check compares α after steps decay steps replayed in one jump
+		// (the first step is the timer's own, the rest the chain)
+		check := func(label string, got, chainV float64, steps int) {
+			t.Helper()
+			if steps-1 <= 16 {
+				if got != chainV {
+					t.Errorf("%s: α = %v, want the exact chain %v", label, got, chainV)
+				}
+				return
+			}
+			ex := exact(steps)
+			if ulp := math.Nextafter(ex, 2) - ex; math.Abs(got-ex) > 2*ulp {
+				t.Errorf("%s: α = %v, more than 2 ulp from (1−g)^%d = %v", label, got, steps, ex)
+			}
+			if rel := math.Abs(got-chainV) / chainV; rel > 64*math.Sqrt(float64(steps))*0x1p-53 {
+				t.Errorf("%s: α = %v differs from the chain %v by %.3g", label, got, chainV, rel)
+			}
 		}
 		for _, stepwise := range []bool{false, true} {
 			q, alg := newDCQCN(t, cc.DCQCNDefaults())
@@ -237,10 +270,16 @@ func TestDCQCNAlphaDecay(t *testing.T) {
 				}
 			}
 			send(q, alg, t0+sim.Time(k)*us-ps)
-			expectAlpha(t, "1 ps before step k", alg, prev)
+			if stepwise {
+				expectAlpha(t, "1 ps before step k", alg, prev)
+			} else {
+				check(fmt.Sprintf("k=%d, 1 ps before step k", k), alg.Alpha, prev, k-1)
+			}
 			send(q, alg, t0+sim.Time(k)*us)
-			if alg.Alpha != want {
-				t.Errorf("k=%d stepwise=%v: α = %v, want %v", k, stepwise, alg.Alpha, want)
+			if stepwise {
+				expectAlpha(t, fmt.Sprintf("k=%d stepwise", k), alg, want)
+			} else {
+				check(fmt.Sprintf("k=%d", k), alg.Alpha, want, k)
 			}
 		}
 	}

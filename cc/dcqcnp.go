@@ -88,7 +88,15 @@ type dcqcnpRun struct {
 	p                    DCQCNPParams
 	timeTh, decIv, incIv sim.Time
 	piecewise            bool
-	cam                  map[int32]int
+	cam                  []int32 // registered flows per sending host (node id), grown on demand
+}
+
+// camOf returns the CAM occupancy counter of host h.
+func (r *dcqcnpRun) camOf(h int32) *int32 {
+	if int(h) >= len(r.cam) {
+		r.cam = append(r.cam, make([]int32, int(h)+1-len(r.cam))...)
+	}
+	return &r.cam[h]
 }
 
 // DCQCNP is one QP's reaction point (docs/algorithms/dcqcnp.md §3.2, the
@@ -129,7 +137,6 @@ func NewDCQCNP(p *DCQCNPParams) func(q *fabric.QP) fabric.Algorithm {
 		decIv:     usToTime(p.DecreaseInterval),
 		incIv:     usToTime(p.IncreaseInterval),
 		piecewise: p.AlphaDecay == "piecewise",
-		cam:       map[int32]int{},
 	}
 	return func(q *fabric.QP) fabric.Algorithm { return &DCQCNP{r: r} }
 }
@@ -205,11 +212,12 @@ func (d *DCQCNP) notify(q *fabric.QP, now sim.Time) {
 	d.advance(q, now, false)
 	r := d.r
 	if !d.Registered {
-		if r.cam[q.Src] >= r.p.CAMSize {
+		cam := r.camOf(q.Src)
+		if int(*cam) >= r.p.CAMSize {
 			d.Dropped++ // paper: more than 512 congested flows are dropped
 			return
 		}
-		r.cam[q.Src]++
+		*cam++
 		d.Registered = true
 		q.WantSendHook = true
 		d.Rc, d.Rt, d.Alpha = 1, 1, r.p.AlphaInit
@@ -314,7 +322,7 @@ func (d *DCQCNP) increase(q *fabric.QP) {
 
 func (d *DCQCNP) deregister(q *fabric.QP) {
 	d.Registered = false
-	d.r.cam[q.Src]--
+	*d.r.camOf(q.Src)--
 	d.Deadline = sim.Never
 	d.Rc = 1
 	q.WantSendHook = false

@@ -20,7 +20,7 @@ func buildIncast(tb testing.TB, size int64, algo string) *fabric.Network {
 }
 
 func benchIncast(b *testing.B, size int64, algo string) {
-	var events int64
+	var events, pkts int64
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		n := buildIncast(b, size, algo)
@@ -28,10 +28,11 @@ func benchIncast(b *testing.B, size int64, algo string) {
 		if n.Stats.FlowsDone != 20 {
 			b.Fatalf("%d flows done", n.Stats.FlowsDone)
 		}
-		events = n.Stats.Events
+		events, pkts = n.Stats.Events, n.Stats.DataTxPackets
 	}
 	b.ReportMetric(float64(events), "events/op")
 	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/(float64(pkts)*float64(b.N)), "ns/datapkt")
 }
 
 // BenchmarkIncast20x10MBDCQCN is the speed target: the reference simulator

@@ -26,7 +26,27 @@ func (n *Network) startFlow(i int32) {
 	}
 	nd := &n.Nodes[q.Src]
 	nd.qps = append(nd.qps, i)
+	nd.prioQPs[q.Prio]++
+	nd.prioMask |= 1 << q.Prio
+	q.active = true
+	n.refresh(q)
 	n.hostSend(q.Src)
+}
+
+// refresh recomputes whether active QP q is open (has data to send and is
+// not window-bound) and keeps its host's count of open QPs. It runs after
+// everything that may change the answer: a packet sent, an ACK, a timeout,
+// and every algorithm callback (which may change the rate or window).
+func (n *Network) refresh(q *QP) {
+	o := q.active && q.SndNxt < q.SizeBytes && !q.winBound()
+	if o != q.open {
+		q.open = o
+		if o {
+			n.Nodes[q.Src].open++
+		} else {
+			n.Nodes[q.Src].open--
+		}
+	}
 }
 
 // armWake makes sure host h's NIC runs its transmit routine at time at.
@@ -76,29 +96,39 @@ func (n *Network) hostSend(h int32) {
 	}
 	qps := nd.qps
 	m := len(qps)
-	for k := 1; k <= m; k++ {
-		j := nd.rrLast + k // (rrLast + k) mod m, without a division
-		if j >= m {
-			j -= m
+	// (skipped when no QP is open or every open QP's class is paused)
+	if nd.open > 0 && nd.prioMask&^p.pauseMask != 0 {
+		for k := 1; k <= m; k++ {
+			j := nd.rrLast + k // (rrLast + k) mod m, without a division
+			if j >= m {
+				j -= m
+			}
+			q := &n.QPs[qps[j]]
+			if debugChecks {
+				n.checkOpen(q)
+			}
+			if !q.open || p.paused[q.Prio] || q.nextAvail > n.now {
+				continue
+			}
+			nd.rrLast = j
+			n.sendData(q, pt)
+			n.armNext(h)
+			return
 		}
-		q := &n.QPs[qps[j]]
-		if p.paused[q.Prio] || q.SndNxt >= q.SizeBytes || q.winBound() || q.nextAvail > n.now {
-			continue
-		}
-		nd.rrLast = j
-		n.sendData(q, pt)
-		n.armNext(h)
-		return
 	}
-	// nothing selectable: wake at the earliest pacing time of a QP with data
+	// nothing selectable: wake at the earliest pacing time of a QP with
+	// data, if that is in the future (one that may send now ends the search)
 	t := sim.Never
 	for _, qi := range qps {
 		q := &n.QPs[qi]
 		if q.SndNxt < q.SizeBytes && q.nextAvail < t {
 			t = q.nextAvail
+			if t <= n.now {
+				return
+			}
 		}
 	}
-	if t > n.now && t != sim.Never {
+	if t != sim.Never {
 		n.armWake(h, t)
 	}
 }
@@ -113,11 +143,22 @@ func (n *Network) armNext(h int32) {
 		n.armWakeTx(h, p.busyUntil)
 		return
 	}
+	if nd.open == 0 || nd.prioMask&^p.pauseMask == 0 {
+		return // no QP is open, or every QP's class is paused
+	}
+	// the earliest time a QP may send; any time up to busyUntil gives the
+	// same wake-up, so the first such QP ends the search
 	t := sim.Never
 	for _, qi := range nd.qps {
 		q := &n.QPs[qi]
-		if q.SndNxt < q.SizeBytes && !q.winBound() && !p.paused[q.Prio] && q.nextAvail < t {
+		if debugChecks {
+			n.checkOpen(q)
+		}
+		if q.open && q.nextAvail < t && !p.paused[q.Prio] {
 			t = q.nextAvail
+			if t <= p.busyUntil {
+				break
+			}
 		}
 	}
 	if t == sim.Never {
@@ -179,6 +220,7 @@ func (n *Network) sendData(q *QP, pt int32) {
 	q.nextAvail = n.now + q.paceGap
 	n.Stats.DataTxPackets++
 	n.Stats.DataTxBytes += payload
+	n.refresh(q)
 	n.transmit(pt, pi)
 }
 
@@ -202,6 +244,7 @@ func (n *Network) hostReceive(pt int32, pi int32) {
 				q.CNPs++
 			}
 			q.CC.OnNotice(q, nt, n.now)
+			n.refresh(q)
 			n.hostSend(q.Src)
 		}
 	default:
@@ -255,6 +298,7 @@ func (n *Network) receiveData(pi int32) {
 	pk.ECN = false
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
+	pk.Hop = 0 // the reverse path's switches, counted from its first
 	nd := &n.Nodes[host]
 	nd.ackQ.push(pi)
 	if kind == KindAck {
@@ -321,6 +365,7 @@ func (n *Network) receiveAck(pi int32) {
 		q.SndNxt = q.SndUna
 	}
 	q.CC.OnAck(q, a, n.now)
+	n.refresh(q)
 	n.release(pi)
 	if done {
 		n.finish(q)
@@ -336,7 +381,12 @@ func (n *Network) finish(q *QP) {
 		q.timers[i].Cancel()
 	}
 	q.rto.Cancel()
+	q.active = false
+	n.refresh(q)
 	nd := &n.Nodes[q.Src]
+	if nd.prioQPs[q.Prio]--; nd.prioQPs[q.Prio] == 0 {
+		nd.prioMask &^= 1 << q.Prio
+	}
 	for k, qi := range nd.qps {
 		if qi == q.ID {
 			copy(nd.qps[k:], nd.qps[k+1:])
@@ -366,6 +416,7 @@ func (n *Network) onRTO(i int32, gen uint32) {
 		q.SndNxt = q.SndUna
 		q.lastProgress = n.now
 		deadline = n.now + n.cfg.RTO
+		n.refresh(q)
 		n.hostSend(q.Src)
 	} else if n.now >= deadline {
 		deadline = n.now + n.cfg.RTO

@@ -34,6 +34,7 @@ const (
 	evMonitor                 // periodic sampling
 	evStop                    // end of simulation
 	evFeature                 // periodic switch-feature tick
+	evLost                    // packet Idx, lost on its link, would have reached port Arg
 )
 
 // routeCacheHops is the number of switches per path whose forwarding
@@ -54,6 +55,7 @@ type Port struct {
 	isSwitch   bool
 	peerSwitch bool  // the port at the other end belongs to a switch
 	txOdd      bool  // the packet being sent is a flow's short last one
+	lossy      bool  // the link towards the peer loses packets (lossRate > 0)
 	shift      uint8 // dynamic PFC threshold = free buffer >> shift
 	rrLast     uint8
 	qMask      uint8            // bit c set: class c's queue is non-empty
@@ -73,6 +75,10 @@ type Port struct {
 	// ECN
 	kmin, kmax int64
 	pmax       float64
+
+	// link error model of the direction towards the peer (lossy only)
+	lossRate float64
+	lossRng  *rand.Rand
 
 	qBytes [numClasses]int64 // bytes queued per class (egress accounting)
 	// ingress accounting at switches (packets that entered on this port)
@@ -95,7 +101,8 @@ type PortStats struct {
 	ResumeSent         int64    // PFC resume frames sent
 	PauseRx            int64    // pause frames received (this transmitter paused)
 	PausedTime         sim.Time // total time some class of this transmitter was paused
-	Drops              int64    // packets dropped on ingress at this port
+	Drops              int64    // packets dropped on ingress at this port (buffer admission or link loss)
+	LinkLosses         int64    // among them: packets lost on the link towards this port (topo.Link.ErrRate)
 	MaxQueueBytes      int64
 	Marked             int64
 }
@@ -106,10 +113,13 @@ type Node struct {
 	FirstPort int32
 	NumPorts  int32
 	// hosts
-	qps    []int32 // active sending QPs in creation order
-	rrLast int
-	ackQ   ring // generated ACK/NACK/CNP awaiting the NIC
-	wake   sim.Timer
+	qps      []int32 // active sending QPs in creation order
+	rrLast   int
+	prioQPs  [numClasses]int32 // active QPs per class
+	prioMask uint8             // bit c set: prioQPs[c] > 0
+	open     int32             // active QPs that are open (see QP.open)
+	ackQ     ring              // generated ACK/NACK/CNP awaiting the NIC
+	wake     sim.Timer
 	// switches
 	sharedUsed    int64
 	bufferBytes   int64
@@ -141,8 +151,12 @@ type Stats struct {
 	Retransmits                    int64
 	Notices                        int64 // switch-generated notices
 	Timeouts                       int64
-	RTT                            RTTHist
-	FlowsDone                      int
+	LinkLosses                     int64 // packets lost on links with an error rate (counted in the drops above)
+	// RouteLookups counts forwarding decisions taken from the routing
+	// table (and ECMP hash) rather than the per-QP route cache.
+	RouteLookups int64
+	RTT          RTTHist
+	FlowsDone    int
 }
 
 // Network is a simulated fabric.
@@ -252,6 +266,11 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 			p.Peer = n.Nodes[pr.Peer].FirstPort + int32(pr.PeerPort)
 			p.Bps, p.Delay, p.isSwitch = l.Bps, l.Delay, nd.Switch
 			p.peerSwitch = n.Nodes[pr.Peer].Switch
+			if l.ErrRate > 0 {
+				// each direction of the link draws from its own stream
+				p.lossy, p.lossRate = true, l.ErrRate
+				p.lossRng = sim.Stream(cfg.Seed, fmt.Sprintf("link/%d/%d->%d/loss", pr.Link, i, pr.Peer))
+			}
 			if 8*int64(sim.Second)%l.Bps == 0 {
 				p.psPerByte = sim.Time(8 * int64(sim.Second) / l.Bps)
 			}
@@ -500,6 +519,8 @@ func (n *Network) Run() sim.Time {
 			n.receiveAck(e.Idx)
 		case evArrive:
 			n.hostReceive(int32(e.Arg), e.Idx)
+		case evLost:
+			n.linkLoss(int32(e.Arg), e.Idx)
 		case evTxDone:
 			if !n.Ports[e.Idx].txTimer.Fires(e.Arg) {
 				continue
@@ -524,6 +545,7 @@ func (n *Network) Run() sim.Time {
 				continue
 			}
 			q.CC.OnTimer(q, id, n.now)
+			n.refresh(q)
 		case evRTO:
 			n.onRTO(e.Idx, e.Arg)
 		case evMonitor:
@@ -603,6 +625,11 @@ func (n *Network) transmit(pt int32, pi int32) {
 			kind = evArrive
 		}
 	}
+	if p.lossy && p.lossRng.Float64() < p.lossRate {
+		// the packet will be lost on the link (the draw is made as it
+		// starts: the link is FIFO, so in the order of arrivals)
+		kind = evLost
+	}
 	p.txOdd = pk.Kind == KindData && int(pk.Payload) != n.cfg.PayloadBytes
 	if !p.txOdd {
 		n.q.PushDelay(n.now, tx+p.Delay, kind, pi, uint32(p.Peer))
@@ -611,6 +638,19 @@ func (n *Network) transmit(pt int32, pi int32) {
 		// the lanes (few, busy lanes keep the scan short)
 		n.q.Push(n.now+tx+p.Delay, kind, pi, uint32(p.Peer))
 	}
+}
+
+// linkLoss discards packet pi, lost on the link that ends at port in: the
+// receiver drops the corrupted frame (any kind, PFC frames included, as the
+// reference's per-link error model does). It counts as a drop at port in.
+func (n *Network) linkLoss(in int32, pi int32) {
+	p := &n.Ports[in]
+	p.Stats.Drops++
+	p.Stats.LinkLosses++
+	n.Nodes[p.Node].Drops++
+	n.Stats.LinkLosses++
+	n.countDrop(&n.pkts[pi])
+	n.release(pi)
 }
 
 // receivePFC applies a PFC frame arriving on port in (which pauses or

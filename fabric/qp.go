@@ -115,6 +115,10 @@ type QP struct {
 	dataHdr     int32 // data header bytes (48 + INT/timestamp extensions)
 	ackSize     int32
 
+	// active: started and not finished (in its host's QP list); open:
+	// active, data left to send and not window-bound (Network.refresh)
+	active, open bool
+
 	// receiver side
 	rcvNxt    int64
 	nackTimer sim.Time

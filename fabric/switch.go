@@ -57,6 +57,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	if slot != nil && *slot != 0 {
 		out = *slot - 1
 	} else {
+		n.Stats.RouteLookups++
 		hops := n.routes.Next(int(sw), int(pk.Dst))
 		if len(hops) == 0 {
 			nd.Drops++

@@ -1,0 +1,9 @@
+//go:build !ccsimdebug
+
+package fabric
+
+// debugChecks enables internal consistency checks on hot paths (build tag
+// ccsimdebug: go test -tags ccsimdebug ./...).
+const debugChecks = false
+
+func (n *Network) checkOpen(q *QP) {}
