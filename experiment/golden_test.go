@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsim/ccsim/version"
+
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario"
 )
@@ -183,6 +185,10 @@ func readGolden(t *testing.T) map[string][2]string {
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
+		if v, ok := strings.CutPrefix(line, "version "); ok {
+			m[goldenVersionKey] = [2]string{v, ""}
+			continue
+		}
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
@@ -198,9 +204,17 @@ func readGolden(t *testing.T) map[string][2]string {
 	return m
 }
 
+// goldenVersionKey holds the ccsim version recorded with the hashes.
+const goldenVersionKey = "\x00version"
+
+// bumpHint is appended to every mismatch: a deliberate behaviour change
+// must also bump the version, which keys the reproduction results.
+const bumpHint = "\nIf the behaviour change is deliberate, bump version.Version (version/version.go: stored `ccsim reproduce` runs are keyed by it, so results of the old behaviour are not reused), then record it with\n\tgo test ./experiment -run Golden -update"
+
 // TestGolden compares every golden case's outputs with the recorded hashes.
 func TestGolden(t *testing.T) {
 	want := readGolden(t)
+	recordedVersion := want[goldenVersionKey][0]
 	cases := goldenCases()
 	got := make([][2]string, len(cases))
 	for i, c := range cases {
@@ -223,17 +237,25 @@ func TestGolden(t *testing.T) {
 		case !ok:
 			t.Errorf("%s: no recorded hash in %s (run go test ./experiment -run Golden -update)", c.name, goldenFile)
 		case w[0] != got[i][0]:
-			t.Errorf("%s: flows.csv changed: sha256 %s, recorded %s.\nIf the behaviour change is deliberate, record it with\n\tgo test ./experiment -run Golden -update", c.name, got[i][0], w[0])
+			t.Errorf("%s: flows.csv changed: sha256 %s, recorded %s.%s", c.name, got[i][0], w[0], bumpHint)
 		case w[1] != got[i][1]:
-			t.Errorf("%s: run counters changed (%s): sha256 %s, recorded %s.\nIf deliberate: go test ./experiment -run Golden -update", c.name, counters, got[i][1], w[1])
+			t.Errorf("%s: run counters changed (%s): sha256 %s, recorded %s.%s", c.name, counters, got[i][1], w[1], bumpHint)
 		}
 	}
 	if !*updateGolden {
 		return
 	}
+	if recordedVersion == version.Version {
+		for i, c := range cases {
+			if w, ok := want[c.name]; ok && w != got[i] {
+				t.Fatalf("%s changed but version.Version is still %s, as recorded: bump it first (version/version.go), then -update", c.name, version.Version)
+			}
+		}
+	}
 	var out strings.Builder
 	out.WriteString("# Golden outputs of TestGolden: case, sha256 of flows.csv, sha256 of the run counters line.\n")
-	out.WriteString("# Rewrite with: go test ./experiment -run Golden -update (only for deliberate behaviour changes).\n")
+	out.WriteString("# Rewrite with: go test ./experiment -run Golden -update (only for deliberate behaviour changes, after bumping version.Version).\n")
+	fmt.Fprintf(&out, "version %s\n", version.Version)
 	idx := make([]int, len(cases))
 	for i := range idx {
 		idx[i] = i
