@@ -14,10 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsim/ccsim/version"
-
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/version"
 )
 
 // Golden outputs: every change of simulated behaviour must be deliberate.
