@@ -468,6 +468,7 @@ type Result struct {
 	PFC         PFCSummary           `json:"pfc"`
 	Bytes       ByteSummary          `json:"bytes"`
 	Drops       int64                `json:"drops"`
+	LinkLosses  int64                `json:"link_losses"` // packets lost on lossy links (topology error rates), included in drops
 	Jain        float64              `json:"jain_goodput"`
 	Events      int64                `json:"events"`
 	WallSeconds float64              `json:"wall_seconds"`
@@ -594,6 +595,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		}
 		r.Drops += p.Stats.Drops
 	}
+	r.LinkLosses = n.Stats.LinkLosses
 	_, inflight := n.DataInFlight()
 	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
 	r.PFCEvents = b.pfc
