@@ -4,8 +4,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/ccsim/ccsim/metrics"
@@ -50,6 +52,29 @@ func (c *Context) Run(key string) (*RunRef, error) {
 		return nil, r.Err
 	}
 	return r, nil
+}
+
+// Claims turns an analysis's verdicts, keyed by claim id, into report
+// rows (in the order the experiment declares its claims; ids it does not
+// declare are kept last so that they stay visible).
+func (c *Context) Claims(verdicts map[string]report.Claim) []report.Claim {
+	var out []report.Claim
+	done := map[string]bool{}
+	for _, d := range c.Exp.Claims {
+		if v, ok := verdicts[d.ID]; ok {
+			v.ID = d.ID
+			out = append(out, v)
+			done[d.ID] = true
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(verdicts)) {
+		if !done[id] {
+			v := verdicts[id]
+			v.ID = id
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // Summary reads the run's summary.json.
@@ -127,6 +152,19 @@ func (t *Table) Col(name string) (int, error) {
 		return 0, fmt.Errorf("%s: no column %q", t.Name, name)
 	}
 	return i, nil
+}
+
+// FloatCols returns several columns parsed as numbers, in the order named.
+func (t *Table) FloatCols(names ...string) ([][]float64, error) {
+	out := make([][]float64, len(names))
+	for i, n := range names {
+		v, err := t.Floats(n)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // Floats returns a column parsed as numbers.

@@ -274,5 +274,5 @@ func writeFailures(dir string, errs []error) error {
 		b = append(b, err.Error()...)
 		b = append(b, "\n\n"...)
 	}
-	return writeAtomic(path, b)
+	return report.WriteFileAtomic(path, b)
 }

@@ -23,6 +23,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/ccsim/ccsim/report"
 	"github.com/ccsim/ccsim/scenario"
 	"github.com/ccsim/ccsim/scenarios"
 	"github.com/ccsim/ccsim/version"
@@ -105,7 +106,7 @@ func OpenStore(out string, p *Paper) (*Store, error) {
 		if err != nil {
 			return err
 		}
-		return writeAtomic(dst, b)
+		return report.WriteFileAtomic(dst, b)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("copying the paper's scenarios to %s: %w", in, err)
@@ -233,28 +234,6 @@ func ReadRecord(dir string) (*Record, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, RunRecord), err)
 	}
 	return &r, nil
-}
-
-// writeAtomic writes a file through a temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(f.Name(), path)
-	}
-	if err != nil {
-		os.Remove(f.Name())
-	}
-	return err
 }
 
 // cleanTemps removes temporary run directories left by an interrupted

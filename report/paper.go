@@ -113,7 +113,7 @@ func WritePaper(dir string, pr *PaperReport) error {
 		}
 	}
 	cw.Flush()
-	if err := writeFileAtomic(filepath.Join(dir, "claims.csv"), claims.Bytes()); err != nil {
+	if err := WriteFileAtomic(filepath.Join(dir, "claims.csv"), claims.Bytes()); err != nil {
 		return err
 	}
 	view := htmlReport{PaperReport: pr}
@@ -125,7 +125,7 @@ func WritePaper(dir string, pr *PaperReport) error {
 			w.Write(t.Columns)
 			w.WriteAll(t.Rows)
 			name := fileSafe(s.ID + "_" + t.ID)
-			if err := writeFileAtomic(filepath.Join(dir, "tables", name+".csv"), b.Bytes()); err != nil {
+			if err := WriteFileAtomic(filepath.Join(dir, "tables", name+".csv"), b.Bytes()); err != nil {
 				return err
 			}
 			hs.TableFiles = append(hs.TableFiles, "tables/"+name+".csv")
@@ -146,7 +146,7 @@ func WritePaper(dir string, pr *PaperReport) error {
 	if err := pageTmpl.Execute(&page, view); err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, "report.html"), page.Bytes())
+	return WriteFileAtomic(filepath.Join(dir, "report.html"), page.Bytes())
 }
 
 type htmlReport struct {
@@ -170,7 +170,13 @@ var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 func fileSafe(s string) string { return strings.Trim(unsafeChars.ReplaceAllString(s, "-"), "-") }
 
-func writeFileAtomic(path string, data []byte) error {
+// WriteFileAtomic writes a file through a temporary file in the same
+// directory (created if needed) and a rename, so that readers never see a
+// partial file.
+func WriteFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-")
 	if err != nil {
 		return err
@@ -275,10 +281,10 @@ func renderFigure(f Figure, base string) (svgText string, err error) {
 	if _, err := svg.WriteTo(&sb); err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(base+".png", pb.Bytes()); err != nil {
+	if err := WriteFileAtomic(base+".png", pb.Bytes()); err != nil {
 		return "", err
 	}
-	if err := writeFileAtomic(base+".svg", sb.Bytes()); err != nil {
+	if err := WriteFileAtomic(base+".svg", sb.Bytes()); err != nil {
 		return "", err
 	}
 	out := sb.String()

@@ -9,6 +9,8 @@ import (
 	"os"
 
 	"github.com/spf13/cobra"
+
+	"github.com/ccsim/ccsim/version"
 )
 
 func main() {
@@ -18,6 +20,7 @@ func main() {
 		Long:          "ccsim simulates RoCEv2 datacenter fabrics (PFC, ECN, INT, ECMP) with pluggable congestion control.\nWith no arguments it runs the built-in default scenario with every algorithm.",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       version.Version,
 		Args:          cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runDefault(cmd.OutOrStdout())

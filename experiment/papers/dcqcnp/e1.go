@@ -272,12 +272,7 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 	claims["rate50"] = verdict(fmt.Sprintf("%.0f", higher), higher >= 50, fmt.Sprintf("mean R_c %.3f vs %.3f of line rate", meanP, meanQ))
 	sec.Figures = append(sec.Figures, e1Figure("pattern", "10 marks in 100 rounds", pp[:151], pq[:151], 150))
 	sec.Tables = append(sec.Tables, e1Series("pattern", "10 marks in 100 rounds", pp, pq, 150))
-	for _, c := range ctx.Exp.Claims {
-		if v, ok := claims[c.ID]; ok {
-			v.ID = c.ID
-			sec.Claims = append(sec.Claims, v)
-		}
-	}
+	sec.Claims = ctx.Claims(claims)
 	sec.Notes = append(sec.Notes,
 		"DCQCN-p's numbers are those of ccsim's simulator code (cc.DCQCNP) driven round by round; they reproduce the paper's (3, 0.5), (4, 0.75), (5, 0.875) and full speed at round 9 only with additive increase when T > F (strict), the reading the paper's figure and its DCQCN text need (its pseudo-code says T ≥ F).",
 		"After a decrease that follows an incomplete recovery, the target R_t is the reduced rate, so DCQCN with R_AI = 40 Mb/s needs hundreds of rounds; the paper's DCQCN counts (9, 11–13) are only reachable with a much larger additive step, such as the literal 40 Gb/s of its Table 3 (shown as a third column). The paper's MATLAB model is not published, so which reading it used cannot be settled.")

@@ -150,12 +150,7 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 		report.Figure{ID: "bdp", Title: "Fig. 6a — maximum BDP (max RTT × 25 Gb/s) by PMTU", XLabel: "PMTU (B)", YLabel: "maximum BDP (KB)", LogX: true,
 			Series: []report.Series{{Label: "max BDP (KB)", X: xs, Y: maxBDP, Points: true, Style: 2}}},
 		fctFig)
-	for _, c := range ctx.Exp.Claims {
-		if v, ok := claims[c.ID]; ok {
-			v.ID = c.ID
-			sec.Claims = append(sec.Claims, v)
-		}
-	}
+	sec.Claims = ctx.Claims(claims)
 	sec.Notes = append(sec.Notes,
 		"4,000 QPs, each paced at no less than the 100 Mb/s minimum rate, offer at least 400 Gb/s to a 25 Gb/s link: the rate control cannot bring the aggregate down to the bottleneck, so the queue fills to the PFC threshold and PFC paces the senders. The maximum RTT is then the time to drain the PFC-bounded queue — milliseconds, not the paper's 4.65 µs.")
 	return sec, nil

@@ -261,12 +261,7 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 		claims["events"] = report.Claim{CCSimValue: fmt.Sprint(dp.cnps - dq.cnps), Note: fmt.Sprintf("CNPs %d vs %d; rate decreases %d vs %d", dp.cnps, dq.cnps, dp.cuts, dq.cuts)}
 		claims["events-order"] = verdict(fmt.Sprintf("%d vs %d CNPs", dp.cnps, dq.cnps), dp.cnps > dq.cnps, "")
 	}
-	for _, c := range ctx.Exp.Claims {
-		if v, ok := claims[c.ID]; ok {
-			v.ID = c.ID
-			sec.Claims = append(sec.Claims, v)
-		}
-	}
+	sec.Claims = ctx.Claims(claims)
 	if len(errs) > 0 {
 		sec.Notes = append(sec.Notes, "runs missing: "+fmt.Sprint(errs))
 	}
@@ -343,14 +338,11 @@ func pausesPerMs(run *experiment.RunRef) (x, y []float64, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	start, err := t.Floats("bin_start_ns")
+	v, err := t.FloatCols("bin_start_ns", "pause_frames")
 	if err != nil {
 		return nil, nil, err
 	}
-	n, err := t.Floats("pause_frames")
-	if err != nil {
-		return nil, nil, err
-	}
+	start, n := v[0], v[1]
 	per := map[int]float64{}
 	last := 0
 	for k := range start {
@@ -372,18 +364,11 @@ func senderRates(run *experiment.RunRef, title string) (report.Figure, error) {
 	if err != nil {
 		return fig, err
 	}
-	start, err := t.Floats("bin_start_ns")
+	v, err := t.FloatCols("bin_start_ns", "src", "gbps")
 	if err != nil {
 		return fig, err
 	}
-	src, err := t.Floats("src")
-	if err != nil {
-		return fig, err
-	}
-	g, err := t.Floats("gbps")
-	if err != nil {
-		return fig, err
-	}
+	start, src, g := v[0], v[1], v[2]
 	for i, sid := range []int{0, 1, 3, 20} {
 		var x, y []float64
 		for k := range start {

@@ -116,12 +116,9 @@ func receiverLink(run *experiment.RunRef) ([]linkBin, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols := []string{"bin_start_ns", "bin_ns", "node", "port", "wire_bytes", "payload_bytes", "wire_gbps", "payload_gbps"}
-	v := make([][]float64, len(cols))
-	for i, c := range cols {
-		if v[i], err = t.Floats(c); err != nil {
-			return nil, err
-		}
+	v, err := t.FloatCols("bin_start_ns", "bin_ns", "node", "port", "wire_bytes", "payload_bytes", "wire_gbps", "payload_gbps")
+	if err != nil {
+		return nil, err
 	}
 	var out []linkBin
 	for k := range t.Rows {
@@ -147,12 +144,9 @@ func bottleneckQueue(run *experiment.RunRef) ([]queueBin, error) {
 	if err != nil {
 		return nil, err
 	}
-	cols := []string{"bin_start_ns", "node", "port", "min_bytes", "mean_bytes", "max_bytes"}
-	v := make([][]float64, len(cols))
-	for i, c := range cols {
-		if v[i], err = t.Floats(c); err != nil {
-			return nil, err
-		}
+	v, err := t.FloatCols("bin_start_ns", "node", "port", "min_bytes", "mean_bytes", "max_bytes")
+	if err != nil {
+		return nil, err
 	}
 	var out []queueBin
 	for k := range t.Rows {
@@ -233,16 +227,11 @@ func fairnessCoV(run *experiment.RunRef, senders []senderFlow) (cov float64, int
 	if err != nil {
 		return 0, 0, err
 	}
-	start, err := t.Floats("bin_start_ns")
+	v, err := t.FloatCols("bin_start_ns", "bin_ns", "src", "bytes")
 	if err != nil {
 		return 0, 0, err
 	}
-	length, _ := t.Floats("bin_ns")
-	src, err := t.Floats("src")
-	if err != nil {
-		return 0, 0, err
-	}
-	bytes, _ := t.Floats("bytes")
+	start, length, src, bytes := v[0], v[1], v[2], v[3]
 	per := map[int]float64{}
 	end := 0.0
 	for k := range start {
