@@ -11,6 +11,7 @@ package cc
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -124,12 +125,20 @@ type ParamInfo struct {
 // Describe lists the parameters of a parameter struct with their current
 // values (the defaults when called on Defaults()).
 func Describe(p Params) []ParamInfo {
-	v := reflect.ValueOf(p).Elem()
+	return describe(reflect.ValueOf(p).Elem())
+}
+
+func describe(v reflect.Value) []ParamInfo {
 	t := v.Type()
 	var out []ParamInfo
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
-		name := strings.Split(f.Tag.Get("yaml"), ",")[0]
+		tag := strings.Split(f.Tag.Get("yaml"), ",")
+		name := tag[0]
+		if name == "" && slices.Contains(tag[1:], "inline") && f.Type.Kind() == reflect.Struct {
+			out = append(out, describe(v.Field(i))...) // e.g. DCON's DCQCN parameters
+			continue
+		}
 		if name == "" || name == "-" {
 			continue
 		}

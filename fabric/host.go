@@ -238,6 +238,12 @@ func (n *Network) hostReceive(pt int32, pi int32) {
 		q := &n.QPs[pk.QP]
 		nt := &n.notice
 		*nt = Notice{Kind: pk.Kind, From: pk.Src, Arg: pk.Arg}
+		if pk.Kind == KindNotice && pk.Mark&noticeHasArgs != 0 {
+			slot := int32(pk.Arg)
+			nt.Args = n.noticeArgs[slot]
+			nt.Arg = nt.Args[0]
+			n.noticeArgsFree = append(n.noticeArgsFree, slot)
+		}
 		n.release(pi)
 		if !q.Done {
 			if nt.Kind == KindCNP {

@@ -193,6 +193,10 @@ type Network struct {
 
 	ackInfo AckInfo // scratch passed to Algorithm.OnAck
 	notice  Notice  // scratch passed to Algorithm.OnNotice
+	// payloads of notices in flight sent with SendNoticeArgs (the packet's
+	// Arg is the slot), and the free slots
+	noticeArgs     []NoticeArgs
+	noticeArgsFree []int32
 
 	featureEvery sim.Time
 	monitors     []monitor
@@ -335,6 +339,9 @@ func (n *Network) AddFeature(sw int, f SwitchFeature) {
 func (n *Network) SetRequirements(r Requirements) {
 	n.req = r
 	n.cfg.INT = n.cfg.INT || r.INT
+	if r.OwnECN {
+		n.cfg.ECN = false
+	}
 }
 
 // SetFeaturePeriod makes the network call OnPeriod of every attached switch
@@ -344,6 +351,14 @@ func (n *Network) SetFeaturePeriod(d sim.Time) { n.featureEvery = d }
 // OnPFC registers a callback for every received PFC frame, replacing the
 // previous one (PFCHook returns it, to chain).
 func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
+
+// PFCThreshold is the current PFC pause threshold of switch ingress port
+// pt (global index): the static threshold, or the dynamic one (free shared
+// buffer >> shift) at this moment; bytes of shared-buffer use per class.
+func (n *Network) PFCThreshold(pt int32) int64 {
+	p := &n.Ports[pt]
+	return n.threshold(&n.Nodes[p.Node], p)
+}
 
 // PFCHook returns the callback registered with OnPFC (nil if none).
 func (n *Network) PFCHook() func(ev PFCEvent) { return n.pfcLog }

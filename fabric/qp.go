@@ -37,6 +37,15 @@ type Requirements struct {
 	// ECN is the algorithm's reference preset for switch marking (e.g.
 	// DCTCP's step marking); nil = the scenario's or the fabric's default.
 	ECN []ECNRule
+	// OwnECN: the algorithm's switch feature decides ECN marks itself (in
+	// its OnEnqueue or OnDequeue hook, e.g. DCON's step marking that a
+	// burst disables); the fabric's RED marking at dequeue is off.
+	OwnECN bool
+	// CNPInterval is the algorithm's preset for the receiver's minimum time
+	// between two congestion notifications of a flow (the DCQCN
+	// notification point's 50 µs); 0 = no preference. A scenario's
+	// host.cnp_interval_us overrides it.
+	CNPInterval sim.Time
 }
 
 // ReceiverAlgorithm is implemented by algorithms with receiver-side logic
@@ -65,8 +74,16 @@ type AckInfo struct {
 type Notice struct {
 	Kind Kind  // KindCNP or KindNotice
 	From int32 // node that generated it
-	Arg  int64 // algorithm-defined payload
+	Arg  int64 // algorithm-defined payload (Args[0] for a notice sent with SendNoticeArgs)
+	// Args is the payload of a notice sent with SendNoticeArgs (several
+	// values, e.g. DCON's congested-flow count and link rate, WRCC's fair
+	// rate and domain); zero otherwise.
+	Args NoticeArgs
 }
+
+// NoticeArgs is the payload of a switch notice that carries several
+// values.
+type NoticeArgs [4]int64
 
 // Timer slots per QP available to algorithms.
 const MaxQPTimers = 4

@@ -276,14 +276,41 @@ func (n *Network) switchSend(pt int32) {
 // mechanisms do (Bolt's SRC, DCON's CNM, WRCC's FCNP). It leaves on the
 // equal-cost port the QP's reverse-direction hash selects.
 func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
+	n.sendNotice(sw, qp, arg, size, 0)
+}
+
+// noticeHasArgs in a notice's Mark says that its Arg is a slot of
+// Network.noticeArgs.
+const noticeHasArgs uint8 = 1
+
+// SendNoticeArgs is SendNotice with a payload of several values; the
+// sender's algorithm finds them in Notice.Args.
+func (n *Network) SendNoticeArgs(sw int32, qp int32, args NoticeArgs, size int32) {
+	var slot int32
+	if k := len(n.noticeArgsFree); k > 0 {
+		slot = n.noticeArgsFree[k-1]
+		n.noticeArgsFree = n.noticeArgsFree[:k-1]
+	} else {
+		slot = int32(len(n.noticeArgs))
+		n.noticeArgs = append(n.noticeArgs, NoticeArgs{})
+	}
+	n.noticeArgs[slot] = args
+	if !n.sendNotice(sw, qp, int64(slot), size, noticeHasArgs) {
+		n.noticeArgsFree = append(n.noticeArgsFree, slot)
+	}
+}
+
+// sendNotice queues a notice at switch sw towards the sender of qp; false
+// when the switch has no route to it.
+func (n *Network) sendNotice(sw int32, qp int32, arg int64, size int32, mark uint8) bool {
 	q := &n.QPs[qp]
 	hops := n.routes.Next(int(sw), int(q.Src))
 	if len(hops) == 0 {
-		return
+		return false
 	}
 	pi := n.alloc()
 	pk := &n.pkts[pi]
-	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Hash: q.hashRev, Hop: routeCacheHops}
+	*pk = Packet{Kind: KindNotice, Prio: 0, QP: qp, Src: sw, Dst: q.Src, Size: size, Arg: arg, Mark: mark, Hash: q.hashRev, Hop: routeCacheHops}
 	k := 0
 	if len(hops) > 1 {
 		k = int(n.ecmp(sw, pk) % uint32(len(hops)))
@@ -296,4 +323,5 @@ func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
 	op.qTotal += int64(size)
 	n.Stats.Notices++
 	n.switchSend(out)
+	return true
 }

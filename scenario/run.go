@@ -259,7 +259,9 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	if h.AckHighPrio != nil {
 		c.AckHighPrio = *h.AckHighPrio
 	}
-	c.CNPInterval = usTime(h.CNPIntervalUs)
+	if h.CNPIntervalUs != nil {
+		c.CNPInterval = usTime(*h.CNPIntervalUs)
+	}
 	c.CNPAsPacket = h.CNPAsPacket
 	if h.NackIntervalUs != nil {
 		c.NackInterval = usTime(*h.NackIntervalUs)
@@ -344,11 +346,18 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 	if len(s.Switch.ECNRules) == 0 && req.ECN != nil {
 		cfg.ECNRule = req.ECN
 	}
+	if s.Host.CNPIntervalUs == nil && req.CNPInterval != 0 {
+		cfg.CNPInterval = req.CNPInterval
+	}
 	net, err := s.newNetwork(g, cfg)
 	if err != nil {
 		return nil, err
 	}
 	net.SetRequirements(req)
+	if err := net.AddFlows(flows, func(int) fabric.Algorithm { return nil }); err != nil {
+		return nil, err
+	}
+	// switch features after the flows, so that they can size per-flow state
 	if spec.Switch != nil {
 		mk, period := spec.Switch(p)
 		for i := range net.Nodes {
@@ -357,9 +366,6 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 			}
 		}
 		net.SetFeaturePeriod(period)
-	}
-	if err := net.AddFlows(flows, func(int) fabric.Algorithm { return nil }); err != nil {
-		return nil, err
 	}
 	b := &Built{Scenario: s, CC: ccName, Net: net, Graph: g, Flows: flows}
 	net.SetAlgorithm(ctor)

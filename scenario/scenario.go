@@ -100,7 +100,7 @@ type Switch struct {
 type Host struct {
 	PayloadBytes   int      `yaml:"payload_bytes"`
 	AckHighPrio    *bool    `yaml:"ack_high_prio"`
-	CNPIntervalUs  float64  `yaml:"cnp_interval_us"`
+	CNPIntervalUs  *float64 `yaml:"cnp_interval_us"` // absent = the algorithm's preset (0 = every marked packet)
 	CNPAsPacket    bool     `yaml:"cnp_as_packet"`
 	NackIntervalUs *float64 `yaml:"nack_interval_us"`
 	RTOUs          *float64 `yaml:"rto_us"`
@@ -538,7 +538,9 @@ func (s *Scenario) validate() Errors {
 	}
 	h := &s.Host
 	rangef(&errs, "host.payload_bytes", float64(h.PayloadBytes), 64, 9000)
-	rangef(&errs, "host.cnp_interval_us", h.CNPIntervalUs, 0, 1e6)
+	if h.CNPIntervalUs != nil {
+		rangef(&errs, "host.cnp_interval_us", *h.CNPIntervalUs, 0, 1e6)
+	}
 	if h.NackIntervalUs != nil {
 		rangef(&errs, "host.nack_interval_us", *h.NackIntervalUs, 0, 1e6)
 	}

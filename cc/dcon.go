@@ -1,0 +1,533 @@
+package cc
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/sim"
+)
+
+// DCON (Hu, Huang, Wang, Wang, "A transmission control mechanism for
+// lossless datacenter network based on direct congestion notification",
+// Acta Electronica Sinica; docs/algorithms/dcon.md) is DCQCN for persistent
+// congestion plus a switch fast path for bursts:
+//
+//   - every switch egress port is in one of three states by its queue q:
+//     q < Q_ECN no congestion; Q_ECN ≤ q < Q_CNM persistent congestion
+//     (ECN-mark); q ≥ Q_CNM burst (ECN marking off until q < Q_ECN again,
+//     and congestion notification messages, CNMs, straight to senders);
+//   - a CNM goes only to the senders of congested flows whose ingress port
+//     also carried a non-congested flow in the last T (a PFC pause there
+//     would block that innocent flow); it carries N, the number of flows at
+//     the congested port, and C, the port's rate, and the sender sets its
+//     rate to C/N at once;
+//   - Q_CNM is derived so that the CNM reaches the sender before the
+//     ingress would trigger PFC (dynamic mode, docs/algorithms/dcon.md §7).
+//
+// The end-to-end loop is the DCQCN paper's reaction point (canonical mode
+// of cc/dcqcn.go, interpretation I1: the paper's Algorithm 1 omits DCQCN's
+// increase machinery and could never regain bandwidth) with the DCQCN
+// notification point's 50 µs CNP period.
+
+// DCONParams are DCON's parameters: the DCQCN reaction point's (inline, as
+// in dcqcn) and the switch's and CNM's.
+type DCONParams struct {
+	DCQCNParams `yaml:",inline"`
+
+	QECNKB       float64 `yaml:"q_ecn_kb" unit:"KB" doc:"Q_ECN: step ECN marking threshold at enqueue, and the end of a burst (testbed §3.1: 200 KB)"`
+	QCNMMode     string  `yaml:"q_cnm_mode" doc:"dynamic: Q_CNM = max(Q_ECN, Q_PFC/M − 3dC(M−1)) per egress port (§4.4, the paper's optimised threshold) | static: q_cnm_kb | pfc_fraction: q_cnm_pfc_fraction × Q_PFC (E4's 40 %/60 %)"`
+	QCNMKB       float64 `yaml:"q_cnm_kb" unit:"KB" doc:"static Q_CNM"`
+	QCNMFraction float64 `yaml:"q_cnm_pfc_fraction" doc:"pfc_fraction mode: Q_CNM as a fraction of Q_PFC"`
+	QPFCKB       float64 `yaml:"q_pfc_kb" unit:"KB" doc:"Q_PFC of the Q_CNM formula; 0 = the switch's PFC threshold (static, or the dynamic one at the time) of the ingress ports feeding the egress (testbed: 320 KB)"`
+	WindowRTTs   float64 `yaml:"window_rtts" doc:"T: window for 'ingress carries non-congested flows' and for counting N, in base RTTs of the fabric (§6.2.2: 3)"`
+	CNMGapUs     float64 `yaml:"cnm_gap_us" unit:"us" doc:"switch: at most one CNM per flow per this (unspecified; interpretation I4: 50 µs; 0 = one per packet)"`
+	CNMBytes     int     `yaml:"cnm_bytes" unit:"B" doc:"CNM size on the wire (QCN CNM frame, 64 B)"`
+	CNPIntervalX float64 `yaml:"cnp_interval_us" unit:"us" doc:"receiver: at most one CNP per flow per this (DCQCN NP, §4.3: 50 µs); host.cnp_interval_us overrides it"`
+	CNMMayRaise  bool    `yaml:"cnm_may_raise" doc:"apply R_C = C/N even when it raises the rate, outside the 50 µs duplicate window (Algorithm 1 line 2 literally); false: a CNM never raises the rate (interpretation I2)"`
+	CNMDupUs     float64 `yaml:"cnm_dup_window_us" unit:"us" doc:"sender: with cnm_may_raise, CNMs within this of an accepted one only lower the rate (§4.3: 50 µs)"`
+	IngressRule  string  `yaml:"ingress_rule" doc:"when an ingress carries non-congested flows: egress (an egress port other than the congested one, not in burst, got data from this ingress in the last T; interpretation I6, default) | tlast (the spec's literal T_last: a packet that found no burst arrived on the ingress in the last T, whatever its flow)"`
+	LiteralCNP   bool    `yaml:"dcon_literal_cnp" doc:"Algorithm 1 literally: the receiver sends a CNP every cnp_interval_us per active flow, mark 1 if a CE packet arrived else 0; the sender cuts on 1 and recovers half-way to R_T on 0, with no DCQCN timers"`
+}
+
+// DCONDefaults are the paper's values: the DCQCN paper's reaction point
+// (§4.3 "DCQCN's recommended parameters": α and rate-increase timers 55 µs,
+// byte counter 10 MB, F = 5, g = 1/256, α₀ = 1, R_AI 40 Mb/s; R_HAI 200
+// Mb/s is unspecified and taken from ns3-rdma), Q_ECN 200 KB, dynamic
+// Q_CNM, T = 3 RTT, CNP period 50 µs.
+func DCONDefaults() *DCONParams {
+	d := DCQCNDefaults()
+	d.Mode = "canonical"
+	d.AlphaResumeInterval, d.RPTimer = 55, 55
+	d.ByteCounter = 10_000_000
+	d.G = 1.0 / 256
+	d.FastRecoveryTimes = 5
+	d.RateAI, d.RateHAI = 40, 200
+	return &DCONParams{
+		DCQCNParams:  *d,
+		QECNKB:       200,
+		QCNMMode:     "dynamic",
+		QCNMKB:       320,
+		QCNMFraction: 0.4,
+		WindowRTTs:   3,
+		CNMGapUs:     50,
+		CNMBytes:     64,
+		CNPIntervalX: 50,
+		CNMDupUs:     50,
+		IngressRule:  "egress",
+	}
+}
+
+// Validate checks every field's range.
+func (p *DCONParams) Validate() error {
+	if err := p.DCQCNParams.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case !(p.QECNKB >= 0 && p.QECNKB <= 1<<30):
+		return rangeErr("q_ecn_kb", p.QECNKB, "0", "2^30")
+	case p.QCNMMode != "dynamic" && p.QCNMMode != "static" && p.QCNMMode != "pfc_fraction":
+		return rangeErrS("q_cnm_mode", p.QCNMMode, "dynamic, static, pfc_fraction")
+	case !(p.QCNMKB >= p.QECNKB && p.QCNMKB <= 1<<30):
+		return rangeErr("q_cnm_kb", p.QCNMKB, fmt.Sprint("q_ecn_kb = ", p.QECNKB), "2^30")
+	case !(p.QCNMFraction > 0 && p.QCNMFraction <= 1):
+		return rangeErr("q_cnm_pfc_fraction", p.QCNMFraction, "0 (exclusive)", "1")
+	case !(p.QPFCKB >= 0 && p.QPFCKB <= 1<<30):
+		return rangeErr("q_pfc_kb", p.QPFCKB, "0", "2^30")
+	case !(p.WindowRTTs > 0 && p.WindowRTTs <= 1e4):
+		return rangeErr("window_rtts", p.WindowRTTs, "0 (exclusive)", "1e4")
+	case !(p.CNMGapUs >= 0 && p.CNMGapUs <= 1e6):
+		return rangeErr("cnm_gap_us", p.CNMGapUs, "0", "1e6")
+	case p.CNMBytes < 1 || p.CNMBytes > 9000:
+		return rangeErr("cnm_bytes", p.CNMBytes, "1", "9000")
+	case !(p.CNPIntervalX >= 0 && p.CNPIntervalX <= 1e6):
+		return rangeErr("cnp_interval_us", p.CNPIntervalX, "0", "1e6")
+	case !(p.CNMDupUs >= 0 && p.CNMDupUs <= 1e6):
+		return rangeErr("cnm_dup_window_us", p.CNMDupUs, "0", "1e6")
+	case p.IngressRule != "egress" && p.IngressRule != "tlast":
+		return rangeErrS("ingress_rule", p.IngressRule, "egress, tlast")
+	case p.LiteralCNP && p.CNPIntervalX == 0:
+		return fmt.Errorf("cnp_interval_us = 0 with dcon_literal_cnp: the literal notification point needs a period (0, 1e6]")
+	}
+	return nil
+}
+
+// DCONMaxN is the largest N a CNM carries (its 8-bit field).
+const DCONMaxN = 255
+
+// dconRun is the state shared by one run's switches and QPs.
+type dconRun struct {
+	p              DCONParams
+	qECN, qCNM     int64 // bytes
+	qPFC           int64 // bytes; 0 = the switch's threshold
+	gap, dup       sim.Time
+	window         sim.Time // T
+	recompute      sim.Time // period of the dynamic Q_CNM recomputation
+	cnpIv          sim.Time
+	once           sync.Once
+	flows          int
+	dcqcn          func(q *fabric.QP) fabric.Algorithm
+}
+
+func newDCONRun(p *DCONParams) *dconRun {
+	return &dconRun{
+		p:     *p,
+		qECN:  int64(p.QECNKB * 1000),
+		qCNM:  int64(p.QCNMKB * 1000),
+		qPFC:  int64(p.QPFCKB * 1000),
+		gap:   usToTime(p.CNMGapUs),
+		dup:   usToTime(p.CNMDupUs),
+		cnpIv: usToTime(p.CNPIntervalX),
+		dcqcn: NewDCQCN(&p.DCQCNParams),
+	}
+}
+
+// init sizes the run from the network (once, at the first switch).
+func (r *dconRun) init(n *fabric.Network) {
+	r.once.Do(func() {
+		rtt, _ := n.Graph().MaxRTT(n.Config().PayloadBytes)
+		r.window = sim.Time(r.p.WindowRTTs * float64(rtt))
+		r.recompute = max(r.window/4, sim.Nanosecond)
+		r.flows = len(n.QPs)
+	})
+}
+
+// DCONQCNM is the dynamic burst threshold of an egress port (§4.4, eq. 2
+// with all M senders at line rate): max(Q_ECN, Q_PFC/M − 3·d·C·(M − 1)),
+// d the per-hop delay and C the link rate; M ≥ 1.
+func DCONQCNM(qECN, qPFC int64, m int, d sim.Time, bps int64) int64 {
+	if m < 1 {
+		m = 1
+	}
+	x := qPFC/int64(m) - 3*sim.BytesIn(d, bps)*int64(m-1)
+	return max(qECN, x)
+}
+
+// DCONState is an egress port's congestion state (§1.2).
+type DCONState uint8
+
+const (
+	DCONNone       DCONState = iota // q < Q_ECN
+	DCONPersistent                  // Q_ECN ≤ q < Q_CNM: ECN marking (while enabled)
+	DCONBurst                       // q ≥ Q_CNM: CNMs, ECN marking off
+)
+
+// DCONPort is the egress state machine of one port: ECN marking is a step
+// at Q_ECN decided at enqueue with the queue the arriving packet finds
+// (excluding itself); a burst (q ≥ Q_CNM) disables marking until the
+// queue falls below Q_ECN (interpretation I3, a hysteresis flag).
+type DCONPort struct {
+	ECNOff bool // marking disabled since the last burst
+}
+
+// Step classifies a packet that finds queue q and says whether to mark it.
+func (s *DCONPort) Step(q, qECN, qCNM int64) (st DCONState, mark bool) {
+	switch {
+	case q >= qCNM:
+		s.ECNOff = true
+		return DCONBurst, false
+	case q < qECN:
+		s.ECNOff = false
+		return DCONNone, false
+	}
+	return DCONPersistent, !s.ECNOff
+}
+
+// dconSwitch is DCON's logic at one switch.
+type dconSwitch struct {
+	r     *dconRun
+	sw    int32
+	first int32
+	np    int
+	port  []DCONPort
+	tLast []sim.Time // per ingress port: last packet of a non-congested flow
+	qcnm  []int64    // per egress port
+	// dynamic Q_CNM: fed[i·np + e] = last time ingress i sent data to
+	// egress e
+	fed   []sim.Time
+	qcAt  sim.Time
+	fan   []int
+	// flows: last time each flow's data was seen here, the flows seen at
+	// each egress (pruned when counting N), and the last CNM per flow
+	lastSeen []sim.Time
+	inList   []bool
+	members  [][]int32
+	lastCNM  []sim.Time
+	// CNMs counts the CNMs this switch sent.
+	CNMs int64
+}
+
+func newDCONSwitch(r *dconRun, n *fabric.Network, sw int32) *dconSwitch {
+	r.init(n)
+	nd := &n.Nodes[sw]
+	np := int(nd.NumPorts)
+	s := &dconSwitch{r: r, sw: sw, first: nd.FirstPort, np: np,
+		port: make([]DCONPort, np), tLast: make([]sim.Time, np), qcnm: make([]int64, np),
+		members: make([][]int32, np), qcAt: -sim.Never / 2}
+	for i := range s.tLast {
+		s.tLast[i] = -sim.Never / 2
+	}
+	s.fed = make([]sim.Time, np*np)
+	for i := range s.fed {
+		s.fed[i] = -sim.Never / 2
+	}
+	s.fan = make([]int, np)
+	for e := range s.qcnm {
+		s.qcnm[e] = r.qCNM
+	}
+	return s
+}
+
+// OnEnqueue runs the state machine for a data packet that has just joined
+// egress port out, having entered on port in.
+func (s *dconSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
+	if p.Kind != fabric.KindData {
+		return
+	}
+	e, i := int(out-s.first), int(in-s.first)
+	r := s.r
+	if s.lastSeen == nil {
+		s.lastSeen = make([]sim.Time, r.flows)
+		s.inList = make([]bool, r.flows)
+		s.lastCNM = make([]sim.Time, r.flows)
+		for k := range s.lastCNM {
+			s.lastCNM[k] = -sim.Never / 2
+		}
+	}
+	s.lastSeen[p.QP] = now
+	if !s.inList[p.QP] {
+		s.inList[p.QP] = true
+		s.members[e] = append(s.members[e], p.QP)
+	}
+	s.fed[i*s.np+e] = now
+	if r.p.QCNMMode != "static" && now-s.qcAt >= r.recompute {
+		s.recomputeQCNM(n, now)
+	}
+	port := &n.Ports[out]
+	q := port.QueueBytes() - int64(p.Size)
+	st, mark := s.port[e].Step(q, r.qECN, s.qcnm[e])
+	if st != DCONBurst {
+		s.tLast[i] = now // a non-congested flow's packet at ingress i
+		if mark {
+			p.ECN = true
+			port.Stats.Marked++
+		}
+		return
+	}
+	// burst: a CNM if ingress i carries non-congested flows too
+	if now-s.lastCNM[p.QP] < r.gap || !s.shared(n, i, e, now) {
+		return
+	}
+	s.lastCNM[p.QP] = now
+	s.CNMs++
+	// the CNM carries N, C and (for statistics) the time it was sent
+	n.SendNoticeArgs(sw, p.QP, fabric.NoticeArgs{int64(s.countN(e, now)), port.Bps, int64(now)}, int32(r.p.CNMBytes))
+}
+
+// shared reports whether ingress i carries non-congested flows while
+// egress e is in burst. Every flow to e is congested (§1.3 rule 1), so the
+// non-congested ones are those to other egress ports: by default (I6) an
+// egress port e' ≠ e that got data from i in the last T and is not in burst
+// itself now; with ingress_rule tlast, the spec's literal T_last (the last
+// packet that found its egress not in burst, any flow, any egress).
+func (s *dconSwitch) shared(n *fabric.Network, i, e int, now sim.Time) bool {
+	if s.r.p.IngressRule == "tlast" {
+		return now-s.tLast[i] < s.r.window
+	}
+	since := now - s.r.window
+	row := s.fed[i*s.np : (i+1)*s.np]
+	for e2, t := range row {
+		if e2 != e && t > since && n.Ports[s.first+int32(e2)].QueueBytes() < s.qcnm[e2] {
+			return true
+		}
+	}
+	return false
+}
+
+// countN is the number of distinct flows seen at egress e in the last T
+// (interpretation I5; at least 1, at most 255), pruning the others.
+func (s *dconSwitch) countN(e int, now sim.Time) int {
+	m := s.members[e]
+	for k := 0; k < len(m); {
+		if now-s.lastSeen[m[k]] >= s.r.window {
+			s.inList[m[k]] = false
+			m[k] = m[len(m)-1]
+			m = m[:len(m)-1]
+			continue
+		}
+		k++
+	}
+	s.members[e] = m
+	return min(max(len(m), 1), DCONMaxN)
+}
+
+// recomputeQCNM updates every egress port's Q_CNM (dynamic and
+// pfc_fraction modes): M(e) = the largest fan-out (distinct egress ports
+// fed in the last T) of the ingress ports that fed e in the last T; Q_PFC =
+// q_pfc_kb or the smallest PFC threshold among those ingress ports.
+func (s *dconSwitch) recomputeQCNM(n *fabric.Network, now sim.Time) {
+	s.qcAt = now
+	since := now - s.r.window
+	np := s.np
+	for i := range np {
+		c := 0
+		for e := range np {
+			if s.fed[i*np+e] > since {
+				c++
+			}
+		}
+		s.fan[i] = c
+	}
+	for e := range np {
+		m, qpfc := 1, int64(-1)
+		for i := range np {
+			if s.fed[i*np+e] <= since {
+				continue
+			}
+			m = max(m, s.fan[i])
+			if s.r.qPFC == 0 {
+				if t := n.PFCThreshold(s.first + int32(i)); qpfc < 0 || t < qpfc {
+					qpfc = t
+				}
+			}
+		}
+		if s.r.qPFC > 0 {
+			qpfc = s.r.qPFC
+		} else if qpfc < 0 {
+			qpfc = n.PFCThreshold(s.first + int32(e))
+		}
+		port := &n.Ports[s.first+int32(e)]
+		if s.r.p.QCNMMode == "pfc_fraction" {
+			s.qcnm[e] = max(s.r.qECN, int64(s.r.p.QCNMFraction*float64(qpfc)))
+		} else {
+			s.qcnm[e] = DCONQCNM(s.r.qECN, qpfc, m, port.Delay, port.Bps)
+		}
+	}
+}
+
+func (s *dconSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
+}
+
+func (s *dconSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
+
+// DCON is one QP's sender: the DCQCN reaction point plus the CNM branch.
+type DCON struct {
+	*DCQCN
+	r *dconRun
+	// CNMs counts the CNMs received, CNMCuts those that set the rate.
+	CNMs, CNMCuts int64
+	LastCNMAt     sim.Time // last accepted CNM
+	// LastN and LastC are the last CNM's flow count and link rate (b/s);
+	// MaxCNMDelay is the longest time a CNM took from its switch.
+	LastN, LastC int64
+	MaxCNMDelay  sim.Time
+	// literal notification point (receiver side of the QP)
+	marked  bool
+	lastCNP sim.Time
+	seen    bool
+}
+
+// dconLiteral is DCON with the literal notification point (a receiver
+// side that sends a CNP every period).
+type dconLiteral struct{ *DCON }
+
+// NewDCON returns a per-QP constructor for p (which must be valid).
+func NewDCON(p *DCONParams) func(q *fabric.QP) fabric.Algorithm {
+	r := newDCONRun(p)
+	return func(q *fabric.QP) fabric.Algorithm {
+		d := &DCON{DCQCN: r.dcqcn(q).(*DCQCN), r: r, LastCNMAt: -sim.Never / 2}
+		if r.p.LiteralCNP {
+			return dconLiteral{d}
+		}
+		return d
+	}
+}
+
+// NewDCONSwitch returns the constructor of DCON's switch feature for one
+// run (call it once per run: the switches share its constants).
+func NewDCONSwitch(p *DCONParams) func(n *fabric.Network, sw int32) fabric.SwitchFeature {
+	r := newDCONRun(p)
+	return func(n *fabric.Network, sw int32) fabric.SwitchFeature { return newDCONSwitch(r, n, sw) }
+}
+
+// Start: the DCQCN reaction point at line rate; the literal mode runs no
+// timers and no byte counter.
+func (d *DCON) Start(q *fabric.QP, now sim.Time) {
+	d.DCQCN.Start(q, now)
+	if d.r.p.LiteralCNP {
+		q.WantSendHook = false
+	}
+}
+
+// OnSend advances DCQCN's timers and byte counter (not in literal mode).
+func (d *DCON) OnSend(q *fabric.QP, size int, now sim.Time) {
+	if !d.r.p.LiteralCNP {
+		d.DCQCN.OnSend(q, size, now)
+	}
+}
+
+// OnAck: in the literal mode the ACKs' CNP flags are ignored (the CNPs
+// carry the marks).
+func (d *DCON) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
+	if !d.r.p.LiteralCNP {
+		d.DCQCN.OnAck(q, a, now)
+	}
+}
+
+// OnNotice handles CNMs (switch notices) and CNPs.
+func (d *DCON) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
+	switch {
+	case nt.Kind == fabric.KindNotice:
+		d.LastN, d.LastC = nt.Args[0], nt.Args[1]
+		d.MaxCNMDelay = max(d.MaxCNMDelay, now-sim.Time(nt.Args[2]))
+		d.onCNM(q, nt.Args[0], nt.Args[1], now)
+	case d.r.p.LiteralCNP:
+		d.literalCNP(q, nt.Arg != 0)
+	default:
+		d.DCQCN.OnNotice(q, nt, now)
+	}
+}
+
+// onCNM is the CNM branch (docs/algorithms/dcon.md §6, interpretation I2):
+// R_C = C/N when that lowers the rate; R_T remembers the pre-burst rate;
+// the increase stage restarts; α is unchanged (a CNM says nothing about
+// the marked fraction).
+func (d *DCON) onCNM(q *fabric.QP, nFlows, bps int64, now sim.Time) {
+	d.CNMs++
+	if !d.r.p.LiteralCNP {
+		d.advance(q, now)
+	}
+	target := bps / max(nFlows, 1)
+	lower := target < d.Rc
+	if !lower && !(d.r.p.CNMMayRaise && now-d.LastCNMAt >= d.r.dup) {
+		return
+	}
+	if lower {
+		d.Rt = d.Rc
+	}
+	d.Rc = max(min(target, d.line), d.c.minRate)
+	d.CNMCuts++
+	d.LastCNMAt = now
+	if !d.r.p.LiteralCNP {
+		d.T, d.B, d.bytes = 0, 0, 0
+		d.incAt = now + d.c.incIv
+		q.WantSendHook = true // the increase timer advances at departures
+	}
+	q.SetRate(d.Rc)
+}
+
+// literalCNP is Algorithm 1 lines 3–11 on a CNP with the given mark.
+func (d *DCON) literalCNP(q *fabric.QP, mark bool) {
+	g := d.c.p.G
+	if mark {
+		d.Rt = d.Rc
+		d.Alpha = float64((1-g)*d.Alpha) + g
+		d.cut()
+	} else {
+		d.Alpha = float64((1 - g) * d.Alpha)
+		d.Rc = d.Rc/2 + d.Rt/2
+		if d.Rc > d.line {
+			d.Rc = d.line
+		}
+	}
+	q.SetRate(d.Rc)
+}
+
+// OnDataReceived is the literal notification point: every cnp_interval_us
+// of a flow's data, a CNP carrying 1 if a CE-marked packet arrived in the
+// interval, else 0.
+func (d dconLiteral) OnDataReceived(q *fabric.QP, ecn bool, payload int, mark uint8, now sim.Time) (bool, int64) {
+	d.marked = d.marked || ecn
+	if !d.seen {
+		d.seen, d.lastCNP = true, now
+		return false, 0
+	}
+	if now-d.lastCNP < d.r.cnpIv {
+		return false, 0
+	}
+	d.lastCNP = now
+	m := int64(0)
+	if d.marked {
+		m = 1
+	}
+	d.marked = false
+	return true, m
+}
+
+func init() {
+	Register(&Spec{
+		Name:     "dcon",
+		Summary:  "DCON (Hu et al., Acta Electronica Sinica): DCQCN (the DCQCN paper's reaction point) + switch CNMs with rate C/N to congested flows that share an ingress with innocent ones, step ECN at Q_ECN off during bursts, dynamic Q_CNM",
+		Defaults: func() Params { return DCONDefaults() },
+		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
+			p := pp.(*DCONParams)
+			return NewDCON(p), fabric.Requirements{AckPrio: 1, OwnECN: true, CNPInterval: usToTime(p.CNPIntervalX)}
+		},
+		Switch: func(pp Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time) {
+			return NewDCONSwitch(pp.(*DCONParams)), 0
+		},
+	})
+}
+
+// Unwrap returns the DCON sender of a literal-mode QP.
+func (d dconLiteral) Unwrap() *DCON { return d.DCON }
