@@ -117,16 +117,16 @@ const DCONMaxN = 255
 
 // dconRun is the state shared by one run's switches and QPs.
 type dconRun struct {
-	p              DCONParams
-	qECN, qCNM     int64 // bytes
-	qPFC           int64 // bytes; 0 = the switch's threshold
-	gap, dup       sim.Time
-	window         sim.Time // T
-	recompute      sim.Time // period of the dynamic Q_CNM recomputation
-	cnpIv          sim.Time
-	once           sync.Once
-	flows          int
-	dcqcn          func(q *fabric.QP) fabric.Algorithm
+	p          DCONParams
+	qECN, qCNM int64 // bytes
+	qPFC       int64 // bytes; 0 = the switch's threshold
+	gap, dup   sim.Time
+	window     sim.Time // T
+	recompute  sim.Time // period of the dynamic Q_CNM recomputation
+	cnpIv      sim.Time
+	once       sync.Once
+	flows      int
+	dcqcn      func(q *fabric.QP) fabric.Algorithm
 }
 
 func newDCONRun(p *DCONParams) *dconRun {
@@ -204,9 +204,9 @@ type dconSwitch struct {
 	qcnm  []int64    // per egress port
 	// dynamic Q_CNM: fed[i·np + e] = last time ingress i sent data to
 	// egress e
-	fed   []sim.Time
-	qcAt  sim.Time
-	fan   []int
+	fed  []sim.Time
+	qcAt sim.Time
+	fan  []int
 	// flows: last time each flow's data was seen here, the flows seen at
 	// each egress (pruned when counting N), and the last CNM per flow
 	lastSeen []sim.Time
