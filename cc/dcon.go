@@ -10,7 +10,8 @@ import (
 
 // DCON (Hu, Huang, Wang, Wang, "A transmission control mechanism for
 // lossless datacenter network based on direct congestion notification",
-// Acta Electronica Sinica; docs/algorithms/dcon.md) is DCQCN for persistent
+// Acta Electronica Sinica; docs/algorithms/dcon.md, whose interpretation ids
+// I1–I9 the comments below cite) is DCQCN for persistent
 // congestion plus a switch fast path for bursts:
 //
 //   - every switch egress port is in one of three states by its queue q:
