@@ -709,6 +709,17 @@ func (n *Network) SetAlgorithm(newCC func(q *QP) Algorithm) {
 // QueueBytes is the number of bytes queued at the port, all classes.
 func (p *Port) QueueBytes() int64 { return p.qTotal }
 
+// IngressBytes is the number of bytes a switch holds that entered on this
+// port (reserve, shared and headroom use, all classes): the ingress queue
+// whose shared use PFC watches.
+func (p *Port) IngressBytes() int64 {
+	var b int64
+	for c := range numClasses {
+		b += p.ingress[c] + p.headroomUsed[c]
+	}
+	return b
+}
+
 // QueueHighWater is the largest number of pending events the run had.
 func (n *Network) QueueHighWater() int { return n.q.HighWater() }
 

@@ -45,10 +45,14 @@ type Series struct {
 	// QueueBinUs is the bin of queue_series.csv when it should differ from
 	// bin_us; absent = bin_us.
 	QueueBinUs *float64 `yaml:"queue_bin_us"`
+	// IngressPorts adds to queue_series.csv the ingress queue of these
+	// switch ports (bytes held that entered on the port, all classes: what
+	// PFC watches), rows with dir = ingress; egress rows have dir = egress.
+	IngressPorts []Port `yaml:"ingress_ports"`
 }
 
 func (sr *Series) on() bool {
-	return sr != nil && (sr.FlowRate != "" || sr.LinkRate || len(sr.LinkPorts) > 0 || sr.PFC || len(sr.QueuePorts) > 0)
+	return sr != nil && (sr.FlowRate != "" || sr.LinkRate || len(sr.LinkPorts) > 0 || sr.PFC || len(sr.QueuePorts) > 0 || len(sr.IngressPorts) > 0)
 }
 
 func (sr *Series) validate(errs *Errors) {
@@ -71,7 +75,7 @@ func (sr *Series) validate(errs *Errors) {
 			rangef(errs, "outputs.series."+f.name, *f.v, 0.01, 1e6)
 		}
 	}
-	for i, p := range append(append([]Port{}, sr.LinkPorts...), sr.QueuePorts...) {
+	for i, p := range append(append(append([]Port{}, sr.LinkPorts...), sr.QueuePorts...), sr.IngressPorts...) {
 		if p.Node < 0 || p.Port < 0 {
 			*errs = append(*errs, fmt.Errorf("outputs.series ports[%d]: node %d port %d must not be negative", i, p.Node, p.Port))
 		}
@@ -101,9 +105,10 @@ type seriesRec struct {
 	lastPay  []int64
 	linkRows []linkRateRow
 
-	// queues
+	// queues: egress ports, then ingress ports (qIngress of them)
 	qports   []int32
 	qPort    []Port
+	qIngress int
 	qSum     []int64
 	qMin     []int64
 	qMax     []int64
@@ -178,7 +183,18 @@ func (b *Built) setupSeries() error {
 	if rec.qports, err = resolve("queue_ports", sr.QueuePorts); err != nil {
 		return err
 	}
-	rec.qPort = sr.QueuePorts
+	ing, err := resolve("ingress_ports", sr.IngressPorts)
+	if err != nil {
+		return err
+	}
+	for i, pt := range ing {
+		if !n.Nodes[n.Ports[pt].Node].Switch {
+			return fmt.Errorf("outputs.series.ingress_ports[%d]: node %d is not a switch", i, sr.IngressPorts[i].Node)
+		}
+	}
+	rec.qports = append(rec.qports, ing...)
+	rec.qPort = append(append([]Port{}, sr.QueuePorts...), sr.IngressPorts...)
+	rec.qIngress = len(ing)
 	if sr.FlowRate != "" {
 		rec.fbin = rec.bin
 		if sr.FlowRateBinUs != nil {
@@ -244,8 +260,12 @@ func (b *Built) setupSeries() error {
 				rec.flushQueue()
 				rec.qBin += rec.qBinW
 			}
+			eg := len(rec.qports) - rec.qIngress
 			for i, pt := range rec.qports {
 				q := n.Ports[pt].QueueBytes()
+				if i >= eg {
+					q = n.Ports[pt].IngressBytes()
+				}
 				rec.qSum[i] += q
 				rec.qMin[i] = min(rec.qMin[i], q)
 				rec.qMax[i] = max(rec.qMax[i], q)
@@ -399,11 +419,16 @@ func (rec *seriesRec) write(dir string) error {
 		}
 	}
 	if len(rec.qports) > 0 {
-		if err := csv("queue_series.csv", "bin_start_ns,node,port,samples,min_bytes,mean_bytes,max_bytes", len(rec.queueRow), func(buf []byte, i int) []byte {
+		eg := len(rec.qports) - rec.qIngress
+		if err := csv("queue_series.csv", "bin_start_ns,node,port,dir,samples,min_bytes,mean_bytes,max_bytes", len(rec.queueRow), func(buf []byte, i int) []byte {
 			r := &rec.queueRow[i]
 			p := rec.qPort[r.port]
+			dir := "egress"
+			if r.port >= eg {
+				dir = "ingress"
+			}
 			buf = append(ns(buf, r.start-rec.first), ',')
-			return fmt.Appendf(buf, "%d,%d,%d,%d,%.1f,%d", p.Node, p.Port, r.n, r.min, float64(r.sum)/float64(r.n), r.max)
+			return fmt.Appendf(buf, "%d,%d,%s,%d,%d,%.1f,%d", p.Node, p.Port, dir, r.n, r.min, float64(r.sum)/float64(r.n), r.max)
 		}); err != nil {
 			return err
 		}

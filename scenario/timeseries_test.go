@@ -46,7 +46,7 @@ switch: {buffer_mib: 1}
 workload:
   incast: {senders: [0, 1, 2, 3, 4, 5, 6, 7], receiver: 8, sizes_bytes: [200000, 100000, 100000, 100000, 100000, 100000, 100000, 37001], qps_per_sender: 3}
 outputs:
-  series: {bin_us: 20, flow_rate: src, link_ports: [{node: 9, port: 8}], queue_ports: [{node: 9, port: 8}], pfc: true}
+  series: {bin_us: 20, flow_rate: src, link_ports: [{node: 9, port: 8}], queue_ports: [{node: 9, port: 8}], ingress_ports: [{node: 9, port: 0}], pfc: true}
 `))
 	if err != nil {
 		t.Fatal(err)
@@ -86,14 +86,26 @@ outputs:
 	if wire != port.Stats.TxBytes || pay != port.Stats.TxPayloadBytes || pay != 837001 {
 		t.Errorf("link_rate.csv: wire %d payload %d; port counters %d / %d; delivered 837001", wire, pay, port.Stats.TxBytes, port.Stats.TxPayloadBytes)
 	}
-	var maxQ int64
+	var maxQ, maxIn int64
 	for _, row := range readCSV(t, filepath.Join(dir, "queue_series.csv"))[1:] {
-		lo, hi := atoi(t, row[4]), atoi(t, row[6])
-		mean, _ := strconv.ParseFloat(row[5], 64)
+		lo, hi := atoi(t, row[5]), atoi(t, row[7])
+		mean, _ := strconv.ParseFloat(row[6], 64)
 		if !(float64(lo) <= mean && mean <= float64(hi)) {
 			t.Errorf("queue_series.csv row %v: mean outside [min, max]", row)
 		}
-		maxQ = max(maxQ, hi)
+		switch {
+		case row[1] == "9" && row[2] == "8" && row[3] == "egress":
+			maxQ = max(maxQ, hi)
+		case row[1] == "9" && row[2] == "0" && row[3] == "ingress":
+			maxIn = max(maxIn, hi)
+		default:
+			t.Errorf("queue_series.csv row %v: unexpected port", row)
+		}
+	}
+	// sender 0 sends 200 kB through ingress port 0; PFC (dynamic threshold
+	// of a 1 MiB buffer) keeps what it holds well below that
+	if maxIn == 0 || maxIn > 200_000 {
+		t.Errorf("ingress queue of port 0 peaked at %d bytes", maxIn)
 	}
 	if maxQ == 0 || maxQ > port.Stats.MaxQueueBytes {
 		t.Errorf("sampled max queue %d, port's maximum %d", maxQ, port.Stats.MaxQueueBytes)
