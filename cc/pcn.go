@@ -29,8 +29,9 @@ import (
 //     so ω_{k+1} = ω_k·(1 + ω_max − ω_k) tends to ω_max.
 //
 // Sources and interpretations (ids) are in docs/algorithms/pcn.md: the
-// laws are those of the project brief and of a third-party ns-3 port, both
-// reading the paper; the paper's text itself could not be read here.
+// laws are those the project's revision request states for the paper and
+// those of a third-party ns-3 port, which agree; the paper's text itself
+// could not be read when this was written.
 //   - I1: NP-ECN counts the pause backlog in bytes: the queue at the first
 //     dequeue after the port received a PAUSE frame (PortStats.PauseRx
 //     changed; a pause of any class counts) leaves unmarked.
@@ -41,7 +42,7 @@ import (
 //     no packet, no CNP.
 //   - I4: the receive rate counts wire bytes (payload + 48-byte header),
 //     the unit of the sender's pacing rate.
-//   - I6: a 100 Mb/s rate floor (not in the paper).
+//   - I6: a 100 Mb/s rate floor (not part of the law as established).
 
 // PCNParams are PCN's parameters.
 type PCNParams struct {
@@ -50,7 +51,7 @@ type PCNParams struct {
 	CongRatio    float64 `yaml:"congested_ratio" doc:"NP: a flow is congested when at least this share of its packets in T was marked (PCN: 95 %)"`
 	WMin         float64 `yaml:"w_min" doc:"ω_min: decrease margin, R ← R_recv·(1 − ω_min), and ω after a congested CNP (1/128; not verified against the paper's text, a third-party port uses 1/64, I7)"`
 	WMax         float64 `yaml:"w_max" doc:"ω_max: limit of the increase weight, ω ← ω(1 − ω) + ω·ω_max (0.5, as the third-party port; not verified against the paper's text, I7)"`
-	MinRate      float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"rate floor (not in the paper; 100 Mb/s, the reference simulator's default MinRate and the third-party port's floor, I6)"`
+	MinRate      float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"rate floor (not part of PCN's law as established; 100 Mb/s, the reference simulator's default MinRate and the third-party port's floor, I6)"`
 	NPECN        bool    `yaml:"np_ecn" doc:"leave the backlog of a PFC pause unmarked (PCN's NP-ECN, true); false marks it like plain threshold ECN (ablation)"`
 }
 
