@@ -8,50 +8,51 @@ import (
 // PCN (Cheng et al., "Re-architecting Congestion Management in Lossless
 // Ethernet", NSDI 2020) has three parts, all in this file:
 //
-//   - switch, NP-ECN (non-PAUSE ECN): an egress port marks a data packet at
-//     dequeue when its queue is above a threshold — but not the packets
-//     that were already queued when the port came out of a PFC pause: that
-//     backlog is the pause's doing, not congestion of the port (flows of a
-//     paused port are "undetermined", not "congested").
-//   - receiver: every interval T it measures the flow's receive rate and
-//     the fraction of NP-ECN-marked packets and sends a CNP carrying both;
-//     the flow is congested when the fraction reaches 95 %.
-//   - sender, receiver-driven rate adjustment: a congested CNP sets the
-//     rate to the measured receive rate — the flow's share of the congested
-//     port, so the target is reached within one RTT — reduced by the weight
-//     ω so that the queue drains: R ← min(R, R_recv·(1 − ω)); a CNP without
-//     marks moves the rate towards line rate, R ← (1 − ω)·R + ω·R_line; ω
-//     stays within [w_min, w_max].
+//   - switch (CP), NP-ECN (non-PAUSE ECN): an egress port marks a data
+//     packet at dequeue when its queue is above a threshold — but not the
+//     packets that were already queued when the port came out of a PFC
+//     pause: that backlog is the pause's doing, not congestion of the port.
+//   - receiver (NP), congested-flow identification: every interval T it
+//     measures the flow's receive rate and the share of NP-ECN-marked
+//     packets and sends a CNP carrying the rate and whether the flow is
+//     congested (at least 95 % of its packets marked).
+//   - sender (RP), receiver-driven rate adjustment: a congested CNP sets
+//     the rate slightly below the measured receive rate — the flow's share
+//     of the congested port, so the target is reached within one RTT + T —
+//     and restarts the weight ω; a CNP of a flow that is not congested
+//     moves the rate towards line rate with a weight that grows slowly at
+//     first, then fast:
 //
-// Interpretations. The paper's text was not available while this was
-// written: the mechanism follows the description above (and the project
-// brief), the details below are ours and were checked on an 8:1 incast:
-//   - NP-ECN counts the pause backlog in bytes: the queue at the first
+//         congested:     R ← min(R, R_recv·(1 − ω_min));  ω ← ω_min
+//         not congested: R ← (1 − ω)·R + ω·R_line;        ω ← ω·(1 − ω) + ω·ω_max
+//
+//     so ω_{k+1} = ω_k·(1 + ω_max − ω_k) tends to ω_max.
+//
+// Sources and interpretations (ids) are in docs/algorithms/pcn.md: the
+// laws are those the project's revision request states for the paper and
+// those of a third-party ns-3 port, which agree; the paper's text itself
+// could not be read when this was written.
+//   - I1: NP-ECN counts the pause backlog in bytes: the queue at the first
 //     dequeue after the port received a PAUSE frame (PortStats.PauseRx
-//     changed; a pause of any class counts) leaves unmarked. Packets that
-//     arrive later are marked if the queue stays above the threshold: the
-//     port is then busy and not paused, i.e. congested.
-//   - ω restarts at w_min whenever the flow's state flips between
-//     congested and not congested. Under persistent congestion it doubles
-//     per CNP, so a standing queue (e.g. built while flows started at line
-//     rate) drains geometrically faster: with every flow at R_recv·(1 − ω)
-//     the port drains at ω of its rate. While uncongested it grows by w_min
-//     per CNP: an increase that doubled ω overshot the port several times
-//     over within the 50 µs detection delay.
-//   - An interval with some marked packets but fewer than 95 % holds the
-//     rate (neither congested nor free).
-//   - The receive rate counts wire bytes (payload + 48-byte header), the
-//     unit of the sender's pacing rate.
+//     changed; a pause of any class counts) leaves unmarked.
+//   - I2: the rate is updated with the old ω, then ω; rates are rounded
+//     to the nearest b/s.
+//   - I3: the receiver's interval is closed by the first packet that
+//     arrives T or more after it started, which also starts the next one;
+//     no packet, no CNP.
+//   - I4: the receive rate counts wire bytes (payload + 48-byte header),
+//     the unit of the sender's pacing rate.
+//   - I6: a 100 Mb/s rate floor (not part of the law as established).
 
 // PCNParams are PCN's parameters.
 type PCNParams struct {
-	ECNThreshold int64   `yaml:"np_ecn_threshold_bytes" unit:"B" doc:"NP-ECN: mark at dequeue when the egress queue (all classes) exceeds this (interpretation: DCQCN's K_min 5 KiB)"`
-	Interval     float64 `yaml:"cnp_interval_us" unit:"us" doc:"T: receiver measurement and CNP period (the DCQCN notification-point timer, 50 µs)"`
-	CongRatio    float64 `yaml:"congested_ratio" doc:"a flow is congested when this fraction of its packets in T was marked (95 %)"`
-	WMin         float64 `yaml:"w_min" doc:"smallest rate-adjustment weight ω (1/128)"`
-	WMax         float64 `yaml:"w_max" doc:"largest rate-adjustment weight ω (0.5)"`
-	MinRate      float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"rate floor (not in the paper; the reference simulator's MIN_RATE)"`
-	NPECN        bool    `yaml:"np_ecn" doc:"leave the backlog of a PFC pause unmarked (true); false marks it like plain threshold ECN (ablation)"`
+	ECNThreshold int64   `yaml:"np_ecn_threshold_bytes" unit:"B" doc:"NP-ECN: mark at dequeue when the egress queue (all classes) exceeds this (value not established from the paper; ccsim: DCQCN's K_min 5 KiB, I5)"`
+	Interval     float64 `yaml:"cnp_interval_us" unit:"us" doc:"T: receiver measurement and CNP period (PCN: 50 µs, DCQCN's CNP timer)"`
+	CongRatio    float64 `yaml:"congested_ratio" doc:"NP: a flow is congested when at least this share of its packets in T was marked (PCN: 95 %)"`
+	WMin         float64 `yaml:"w_min" doc:"ω_min: decrease margin, R ← R_recv·(1 − ω_min), and ω after a congested CNP (1/128; not verified against the paper's text, a third-party port uses 1/64, I7)"`
+	WMax         float64 `yaml:"w_max" doc:"ω_max: limit of the increase weight, ω ← ω(1 − ω) + ω·ω_max (0.5, as the third-party port; not verified against the paper's text, I7)"`
+	MinRate      float64 `yaml:"min_rate_mbps" unit:"Mb/s" doc:"rate floor (not part of PCN's law as established; 100 Mb/s, the reference simulator's default MinRate and the third-party port's floor, I6)"`
+	NPECN        bool    `yaml:"np_ecn" doc:"leave the backlog of a PFC pause unmarked (PCN's NP-ECN, true); false marks it like plain threshold ECN (ablation)"`
 }
 
 // PCNDefaults returns PCN's defaults (see PCNParams).
@@ -62,7 +63,7 @@ func PCNDefaults() *PCNParams {
 		CongRatio:    0.95,
 		WMin:         1.0 / 128,
 		WMax:         0.5,
-		MinRate:      1000,
+		MinRate:      100,
 		NPECN:        true,
 	}
 }
@@ -76,8 +77,8 @@ func (p *PCNParams) Validate() error {
 		return rangeErr("cnp_interval_us", p.Interval, "0.001", "1e6")
 	case !(p.CongRatio > 0 && p.CongRatio <= 1):
 		return rangeErr("congested_ratio", p.CongRatio, "0 (exclusive)", "1")
-	case !(p.WMin > 0 && p.WMin <= 1):
-		return rangeErr("w_min", p.WMin, "0 (exclusive)", "1")
+	case !(p.WMin > 0 && p.WMin < 1):
+		return rangeErr("w_min", p.WMin, "0 (exclusive)", "1 (exclusive)")
 	case !(p.WMax >= p.WMin && p.WMax <= 1):
 		return rangeErr("w_max", p.WMax, "w_min", "1")
 	case !(p.MinRate > 0 && p.MinRate <= 1e7):
@@ -89,19 +90,18 @@ func (p *PCNParams) Validate() error {
 // PCNMark is the bit of Packet.Mark that NP-ECN sets.
 const PCNMark uint8 = 1
 
-// PCN congestion states a receiver reports for one interval.
-const (
-	PCNClean     = 0 // no marked packet
-	PCNPartial   = 1 // some marked packets, fewer than congested_ratio
-	PCNCongested = 2 // at least congested_ratio of the packets marked
-)
-
-// PCNArg packs a CNP's payload: the receive rate in b/s and the state
-// (low two bits).
-func PCNArg(rateBps int64, state int) int64 { return rateBps<<2 | int64(state&3) }
+// PCNArg packs a CNP's payload: the receive rate in b/s and the congested
+// flag (low bit).
+func PCNArg(rateBps int64, congested bool) int64 {
+	a := rateBps << 1
+	if congested {
+		a |= 1
+	}
+	return a
+}
 
 // DecodePCNArg unpacks PCNArg.
-func DecodePCNArg(arg int64) (rateBps int64, state int) { return arg >> 2, int(arg & 3) }
+func DecodePCNArg(arg int64) (rateBps int64, congested bool) { return arg >> 1, arg&1 != 0 }
 
 // pcnSwitch is NP-ECN at one switch.
 type pcnSwitch struct {
@@ -144,10 +144,9 @@ type PCN struct {
 	interval sim.Time
 
 	// sender
-	RateBps   int64   // current rate R_C
-	W         float64 // rate-adjustment weight ω
-	congested bool    // the last CNP said congested
-	minRate   int64
+	RateBps int64   // current rate R_C
+	W       float64 // rate-increase weight ω
+	minRate int64
 
 	// receiver: the current interval started at RxStart with the arrival
 	// of a boundary packet (counted in the previous interval)
@@ -164,16 +163,17 @@ func NewPCN(p *PCNParams) func(q *fabric.QP) fabric.Algorithm {
 	}
 }
 
-// Start: line rate, ω = w_min.
+// Start: line rate, ω = ω_min.
 func (c *PCN) Start(q *fabric.QP, now sim.Time) {
 	c.RateBps = q.LineRateBps
 	c.W = c.p.WMin
 	q.SetRate(c.RateBps)
 }
 
-// OnDataReceived is the receiver: count the packet; when the interval is
-// over, send a CNP with the receive rate (wire bytes of the packets after
-// the boundary packet over the time since it) and the congested flag.
+// OnDataReceived is the receiver (NP): count the packet; when the interval
+// is over, send a CNP with the receive rate (wire bytes of the packets
+// after the boundary packet over the time since it) and the congested flag
+// (marked packets ≥ congested_ratio × packets of the interval).
 func (c *PCN) OnDataReceived(q *fabric.QP, ecn bool, payloadBytes int, mark uint8, now sim.Time) (bool, int64) {
 	c.rxPkts++
 	if mark&PCNMark != 0 {
@@ -190,39 +190,27 @@ func (c *PCN) OnDataReceived(q *fabric.QP, ecn bool, payloadBytes int, mark uint
 		return false, 0
 	}
 	rate := int64(float64(c.rxBytes) * 8 * float64(sim.Second) / float64(el))
-	state := PCNClean
-	switch {
-	case float64(c.rxMrk) >= c.p.CongRatio*float64(c.rxPkts):
-		state = PCNCongested
-	case c.rxMrk > 0:
-		state = PCNPartial
-	}
+	congested := float64(c.rxMrk) >= c.p.CongRatio*float64(c.rxPkts)
 	c.RxStart = now
 	c.rxBytes, c.rxPkts, c.rxMrk = 0, 0, 0
-	return true, PCNArg(rate, state)
+	return true, PCNArg(rate, congested)
 }
 
-// OnNotice is the sender's reaction to the receiver's CNP.
+// OnNotice is the sender's (RP's) receiver-driven rate adjustment on the
+// receiver's CNP (see the laws at the top of the file).
 func (c *PCN) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
 	if n.Kind != fabric.KindCNP {
 		return
 	}
-	recv, state := DecodePCNArg(n.Arg)
+	recv, congested := DecodePCNArg(n.Arg)
 	line := q.LineRateBps
-	if state == PCNPartial {
-		return // some marks, fewer than congested_ratio: hold
-	}
-	congested := state == PCNCongested
-	if congested != c.congested {
-		c.congested = congested
-		c.W = c.p.WMin // the state flipped: start gently
-	}
 	if congested {
-		c.RateBps = min(c.RateBps, int64(float64(recv)*(1-c.W)))
-		c.W = min(2*c.W, c.p.WMax)
+		c.RateBps = min(c.RateBps, int64(float64(recv)*(1-c.p.WMin)+0.5))
+		c.W = c.p.WMin
 	} else {
-		c.RateBps = int64((1-c.W)*float64(c.RateBps) + c.W*float64(line))
-		c.W = min(c.W+c.p.WMin, c.p.WMax)
+		w := c.W
+		c.RateBps = int64((1-w)*float64(c.RateBps) + w*float64(line) + 0.5)
+		c.W = w*(1-w) + w*c.p.WMax
 	}
 	c.RateBps = max(min(c.RateBps, line), c.minRate)
 	q.SetRate(c.RateBps)
@@ -240,7 +228,7 @@ func (c *PCN) OnSend(q *fabric.QP, size int, now sim.Time) {}
 func init() {
 	Register(&Spec{
 		Name:     "pcn",
-		Summary:  "PCN (Cheng et al. 2020): NP-ECN at switches (no marks for PFC backlog), receiver CNP every 50 µs with receive rate and congestion (≥ 95 % marked), receiver-driven rate",
+		Summary:  "PCN (Cheng et al. 2020): NP-ECN at switches (no marks for PFC backlog), receiver CNP every 50 µs with receive rate and congestion (≥ 95 % marked), receiver-driven rate (R_recv·(1 − ω_min) when congested, else towards line rate)",
 		Defaults: func() Params { return PCNDefaults() },
 		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			return NewPCN(pp.(*PCNParams)), fabric.Requirements{}

@@ -10,10 +10,11 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
-// Expected values follow the rate law documented in cc/pcn.go:
-//   congested CNP: R = min(R, R_recv·(1 − ω)), ω ← min(2ω, w_max)
-//   clean CNP:     R = (1 − ω)R + ω·R_line,   ω ← min(ω + w_min, w_max)
-//   ω ← w_min first whenever the state flips; partial CNP: hold.
+// Expected values are PCN's receiver-driven rate adjustment, computed by
+// hand (exact fractions) for line rate 100 Gb/s, ω_min = 1/128, ω_max = 0.5:
+//   congested CNP:     R ← min(R, R_recv·(1 − ω_min)), ω ← ω_min
+//   not congested CNP: R ← (1 − ω)·R + ω·R_line, then ω ← ω(1 − ω) + ω·ω_max
+//   R rounded to the nearest b/s, clamped to [100 Mb/s, R_line].
 
 const (
 	pcnUs   = sim.Microsecond
@@ -31,15 +32,15 @@ func pcnNew(t *testing.T, p *cc.PCNParams) (*fabric.QP, *cc.PCN) {
 	return q, c
 }
 
-func pcnCNP(q *fabric.QP, c *cc.PCN, rate int64, state int) {
-	c.OnNotice(q, &fabric.Notice{Kind: fabric.KindCNP, Arg: cc.PCNArg(rate, state)}, 0)
+func pcnCNP(q *fabric.QP, c *cc.PCN, rate int64, congested bool) {
+	c.OnNotice(q, &fabric.Notice{Kind: fabric.KindCNP, Arg: cc.PCNArg(rate, congested)}, 0)
 }
 
 func TestPCNArg(t *testing.T) {
-	for _, r := range []int64{0, 1, 12_345_678_901, 400e9, 1 << 60} {
-		for st := 0; st < 3; st++ {
-			if gr, gs := cc.DecodePCNArg(cc.PCNArg(r, st)); gr != r || gs != st {
-				t.Errorf("PCNArg(%d, %d) decodes to %d, %d", r, st, gr, gs)
+	for _, r := range []int64{0, 1, 12_345_678_901, 400e9, 1 << 61} {
+		for _, cg := range []bool{false, true} {
+			if gr, gc := cc.DecodePCNArg(cc.PCNArg(r, cg)); gr != r || gc != cg {
+				t.Errorf("PCNArg(%d, %v) decodes to %d, %v", r, cg, gr, gc)
 			}
 		}
 	}
@@ -47,7 +48,8 @@ func TestPCNArg(t *testing.T) {
 
 // The receiver: an interval starts at a boundary packet's arrival; the
 // packet that arrives T or more later closes it with the wire-byte rate
-// of the packets after the boundary and the marked fraction of all.
+// of the packets after the boundary and the congested flag (≥ 95 % of all
+// its packets marked).
 func TestPCNReceiver(t *testing.T) {
 	q, c := pcnNew(t, cc.PCNDefaults())
 	gap := sim.TxTime(1048, 50e9) // packets every 1048 B at 50 Gb/s
@@ -60,7 +62,7 @@ func TestPCNReceiver(t *testing.T) {
 	if notify, _ := recv(0); notify {
 		t.Fatal("first packet notified")
 	}
-	// 95 % or more marked: congested
+	// 95 % marked: congested
 	for {
 		at += gap
 		var mark uint8
@@ -77,33 +79,37 @@ func TestPCNReceiver(t *testing.T) {
 		if !notify {
 			t.Fatalf("no CNP at %v", at)
 		}
-		rate, st := cc.DecodePCNArg(arg)
+		rate, congested := cc.DecodePCNArg(arg)
 		if want := int64(50e9); rate < want-want/1000 || rate > want+want/1000 {
 			t.Errorf("receive rate %d, want ≈ %d", rate, want)
 		}
-		if st != cc.PCNCongested {
-			t.Errorf("state %d with 95 %% of the packets marked, want congested", st)
+		if !congested {
+			t.Errorf("95 %% of the packets marked: not congested")
 		}
 		break
 	}
 	if c.RxStart != at {
 		t.Errorf("next interval starts at %v, want %v", c.RxStart, at)
 	}
-	// one marked packet of many: partial; none: clean
+	// all but one marked (> 95 % of the ≈ 300 packets): congested; one
+	// marked packet, or none: not congested
 	for _, tc := range []struct {
-		marks int
-		want  int
-	}{{1, cc.PCNPartial}, {0, cc.PCNClean}} {
-		marks := tc.marks
+		unmarked, marked int // leading packets of the interval unmarked / marked (-1: all)
+		want             bool
+	}{{1, -1, true}, {0, 1, false}, {0, 0, false}} {
+		un, mk := tc.unmarked, tc.marked
 		for {
 			at += gap
 			var mark uint8
-			if marks > 0 {
-				mark, marks = cc.PCNMark, marks-1
+			switch {
+			case un > 0:
+				un--
+			case mk != 0:
+				mark, mk = cc.PCNMark, mk-1
 			}
 			if notify, arg := c.OnDataReceived(q, true, 1000, mark, at); notify { // the ECN bit is ignored
-				if _, st := cc.DecodePCNArg(arg); st != tc.want {
-					t.Errorf("%d marked: state %d, want %d", tc.marks, st, tc.want)
+				if _, congested := cc.DecodePCNArg(arg); congested != tc.want {
+					t.Errorf("%d unmarked then %d marked: congested %v, want %v", tc.unmarked, tc.marked, congested, tc.want)
 				}
 				break
 			}
@@ -111,65 +117,75 @@ func TestPCNReceiver(t *testing.T) {
 	}
 }
 
-// The sender's rate law and its weight ω.
+// The sender's law, step by step, with hand-computed values.
 func TestPCNSenderRateLaw(t *testing.T) {
 	p := cc.PCNDefaults()
 	q, c := pcnNew(t, p)
-	if c.RateBps != pcnLine || c.W != p.WMin || q.RateBps != pcnLine {
-		t.Fatalf("Start: rate %d ω %v", c.RateBps, c.W)
-	}
-	w := p.WMin
-	rate := float64(pcnLine)
-	// persistent congestion: ω doubles per CNP from w_min
-	recv := []int64{30e9, 28e9, 27e9, 26e9, 25e9, 24e9, 23e9, 22e9}
-	for i, rr := range recv {
-		rate = math.Min(rate, float64(int64(float64(rr)*(1-w))))
-		w = math.Min(2*w, p.WMax)
-		pcnCNP(q, c, rr, cc.PCNCongested)
-		if c.RateBps != int64(rate) || c.W != w || q.RateBps != c.RateBps {
-			t.Fatalf("congested CNP %d: rate %d ω %v; want %d, %v", i, c.RateBps, c.W, int64(rate), w)
+	check := func(step string, rate int64, w float64) {
+		t.Helper()
+		if c.RateBps != rate || c.W != w || q.RateBps != rate {
+			t.Fatalf("%s: rate %d (QP %d) ω %v; want %d, %v", step, c.RateBps, q.RateBps, c.W, rate, w)
 		}
 	}
-	if w != p.WMax {
-		t.Fatalf("ω %v, want w_max after %d congested CNPs", w, len(recv))
-	}
-	// a receive rate above the current rate does not raise it
-	pcnCNP(q, c, 90e9, cc.PCNCongested)
-	if c.RateBps != int64(rate) {
-		t.Errorf("congested CNP raised the rate to %d", c.RateBps)
-	}
-	w = math.Min(2*w, p.WMax)
-	// partial: hold
-	pcnCNP(q, c, 1e9, cc.PCNPartial)
-	if c.RateBps != int64(rate) || c.W != w {
-		t.Errorf("partial CNP changed rate %d / ω %v", c.RateBps, c.W)
-	}
-	// clean: ω restarts at w_min and grows by w_min per CNP
-	w = p.WMin
-	r := int64(rate)
-	for i := 0; i < 5; i++ {
-		r = int64((1-w)*float64(r) + w*float64(pcnLine))
-		w = math.Min(w+p.WMin, p.WMax)
-		pcnCNP(q, c, 5e9, cc.PCNClean)
-		if c.RateBps != r || c.W != w {
-			t.Fatalf("clean CNP %d: rate %d ω %v; want %d, %v", i, c.RateBps, c.W, r, w)
+	check("Start", 100e9, 1.0/128)
+
+	// congested: R_recv·127/128, the weight stays at ω_min
+	pcnCNP(q, c, 25e9, true)
+	check("congested 25 Gb/s", 24_804_687_500, 1.0/128) // 25e9·127/128
+	pcnCNP(q, c, 30e9, true)                            // 29.77 Gb/s > R: no increase
+	check("congested 30 Gb/s", 24_804_687_500, 1.0/128)
+	pcnCNP(q, c, 20e9, true)
+	check("congested 20 Gb/s", 19_843_750_000, 1.0/128)
+
+	// not congested: ω 1/128 → 191/16384 → 4657535/2^28 → 1853678665065215/2^56
+	// (the rate carried by a CNP that is not congested is ignored)
+	pcnCNP(q, c, 5e9, false)
+	check("increase 1", 20_469_970_703, 191.0/16384) // 163759765625/8 = 20469970703.125
+	pcnCNP(q, c, 5e9, false)
+	check("increase 2", 21_397_109_106, 4657535.0/(1<<28)) // 350570235593679/16384 = 21397109106.06
+	pcnCNP(q, c, 5e9, false)
+	check("increase 3", 22_760_921_923, 1853678665065215.0/(1<<56)) // 22760921923.04
+
+	// ω tends to ω_max; the rate reaches 99 % of line after 17 CNPs from
+	// 19.84 Gb/s (850 µs at T = 50 µs) and line rate after 47
+	for i := 4; i <= 47; i++ {
+		pcnCNP(q, c, 0, false)
+		switch i {
+		case 16:
+			if c.RateBps >= 99e9 {
+				t.Errorf("increase 16: rate %d already ≥ 99 %% of line", c.RateBps)
+			}
+		case 17:
+			if c.RateBps != 99_113_647_563 {
+				t.Errorf("increase 17: rate %d, want 99113647563", c.RateBps)
+			}
+		case 46:
+			if c.RateBps == pcnLine {
+				t.Errorf("increase 46: already at line rate")
+			}
 		}
 	}
-	// congestion again: ω restarts at w_min
-	pcnCNP(q, c, 20e9, cc.PCNCongested)
-	if want := int64(20e9 * (1 - p.WMin)); c.RateBps != want || c.W != 2*p.WMin {
-		t.Errorf("congested after clean: rate %d ω %v; want %d, %v", c.RateBps, c.W, want, 2*p.WMin)
+	if c.RateBps != pcnLine || math.Abs(c.W-0.5) > 1e-9 {
+		t.Errorf("after 47 increases: rate %d ω %v; want line rate and ω ≈ 0.5", c.RateBps, c.W)
 	}
-	// floor
-	pcnCNP(q, c, 1e6, cc.PCNCongested)
-	if c.RateBps != 1e9 {
-		t.Errorf("rate %d, want the 1 Gb/s floor", c.RateBps)
-	}
+
+	// congestion again: ω restarts at ω_min
+	pcnCNP(q, c, 40e9, true)
+	check("congested again", 39_687_500_000, 1.0/128)
+	// floor: 50 Mb/s·127/128 < 100 Mb/s
+	pcnCNP(q, c, 50e6, true)
+	check("floor", 100e6, 1.0/128)
 	// ACK congestion flags and other notices are ignored
 	c.OnAck(q, &fabric.AckInfo{CNP: true}, 0)
-	c.OnNotice(q, &fabric.Notice{Kind: fabric.KindNotice, Arg: cc.PCNArg(1, cc.PCNCongested)}, 0)
-	if c.RateBps != 1e9 {
-		t.Errorf("ignored signals changed the rate to %d", c.RateBps)
+	c.OnNotice(q, &fabric.Notice{Kind: fabric.KindNotice, Arg: cc.PCNArg(1, true)}, 0)
+	check("ignored signals", 100e6, 1.0/128)
+}
+
+func TestPCNDefaults(t *testing.T) {
+	p := cc.PCNDefaults()
+	if p.ECNThreshold != 5120 || p.Interval != 50 || p.CongRatio != 0.95 || p.WMin != 1.0/128 ||
+		p.WMax != 0.5 || p.MinRate != 100 || !p.NPECN {
+		t.Errorf("defaults %+v", *p)
 	}
 }
 
@@ -185,7 +201,9 @@ func TestPCNValidate(t *testing.T) {
 		{"cnp_interval_us", func(p *cc.PCNParams) { p.Interval = 0 }},
 		{"congested_ratio", func(p *cc.PCNParams) { p.CongRatio = math.NaN() }},
 		{"w_min", func(p *cc.PCNParams) { p.WMin = 0 }},
+		{"w_min", func(p *cc.PCNParams) { p.WMin = 1 }},
 		{"w_max", func(p *cc.PCNParams) { p.WMax = p.WMin / 2 }},
+		{"w_max", func(p *cc.PCNParams) { p.WMax = 1.5 }},
 		{"min_rate_mbps", func(p *cc.PCNParams) { p.MinRate = 0 }},
 	} {
 		p := cc.PCNDefaults()

@@ -10,17 +10,19 @@ import (
 // SwiftParams are the parameters of Swift (Kumar et al., "Swift: Delay is
 // Simple and Effective for Congestion Control in the Datacenter", SIGCOMM
 // 2020): the AIMD law of Algorithm 1 (ai, β, max_mdf, one multiplicative
-// decrease per RTT, pacing below one packet) and the target delay of §3.5
-// (base target + per-hop scaling + flow-based scaling over [fs_min_cwnd,
+// decrease per RTT, the retransmission-timeout branch with its reset
+// threshold, pacing below one packet) and the target delay of §3.5 (base
+// target + per-hop scaling + flow-based scaling over [fs_min_cwnd,
 // fs_max_cwnd] with range fs_range). Windows are in packets.
 //
-// Interpretation (defaults): the values are those of the Swift
-// implementation in the Bolt authors' public ns-3 simulator (Google;
-// Arslan et al., NSDI 2023), which its authors describe as Swift's
-// defaults: base target 25 µs, h = 1 µs per hop, fs_range 100 µs over
-// [0.1, 256] packets, ai 1, β 0.8, max_mdf 0.5, max_cwnd 256 packets.
-// A fabric whose base RTT approaches the base target (e.g. 5 µs links
-// over several hops) needs a larger base_target_us.
+// Interpretation (defaults): the paper gives no values for most of them;
+// ccsim uses those of Google's open-source Isekai simulator (Swift's
+// DefaultConfiguration, which the Bolt authors' ns-3 Swift shares): base
+// target 25 µs, h = 1 µs per hop, fs_range 100 µs over [0.1, 256]
+// packets, ai 1, β 0.8, max_mdf 0.5, max_cwnd 256 packets, 3 timeouts
+// before the reset to min_cwnd. A fabric whose base RTT approaches the
+// base target (e.g. 5 µs links over several hops) needs a larger
+// base_target_us.
 type SwiftParams struct {
 	BaseTarget float64 `yaml:"base_target_us" unit:"us" doc:"base target delay of a one-hop path (§3.5)"`
 	HopScale   float64 `yaml:"hop_scale_us" unit:"us" doc:"h: target added per switch on the path (§3.5 topology scaling)"`
@@ -32,6 +34,7 @@ type SwiftParams struct {
 	MaxMDF     float64 `yaml:"max_mdf" doc:"max_mdf: largest multiplicative decrease per RTT (Alg. 1)"`
 	MinCwnd    float64 `yaml:"min_cwnd" unit:"pkts" doc:"min_cwnd; windows below 1 packet are paced at RTT/cwnd (Alg. 1; interpretation: 0.001)"`
 	MaxCwnd    float64 `yaml:"max_cwnd" unit:"pkts" doc:"max_cwnd (Alg. 1)"`
+	RetxReset  int     `yaml:"retx_reset_threshold" doc:"RETX_RESET_THRESHOLD (Alg. 1): consecutive retransmission timeouts at which cwnd is set to min_cwnd; earlier ones cut by max_mdf (no value in the paper; 3, Isekai's retransmit_limit)"`
 	InitCwnd   float64 `yaml:"init_cwnd" unit:"pkts" doc:"initial window (0 = one BDP: the flow starts at line rate; interpretation)"`
 	MTUBytes   int     `yaml:"mtu_bytes" unit:"B" doc:"payload bytes per packet for windows in packets (0 = the fabric's payload size)"`
 }
@@ -49,6 +52,7 @@ func SwiftDefaults() *SwiftParams {
 		MaxMDF:     0.5,
 		MinCwnd:    0.001,
 		MaxCwnd:    256,
+		RetxReset:  3,
 	}
 }
 
@@ -75,6 +79,8 @@ func (p *SwiftParams) Validate() error {
 		return rangeErr("min_cwnd", p.MinCwnd, "0 (exclusive)", "1e9")
 	case !(p.MaxCwnd >= p.MinCwnd && p.MaxCwnd <= 1e9):
 		return rangeErr("max_cwnd", p.MaxCwnd, "min_cwnd", "1e9")
+	case p.RetxReset < 1 || p.RetxReset > 1000:
+		return rangeErr("retx_reset_threshold", p.RetxReset, "1", "1000")
 	case !(p.InitCwnd >= 0 && p.InitCwnd <= 1e9):
 		return rangeErr("init_cwnd", p.InitCwnd, "0", "1e9")
 	case p.MTUBytes < 0 || p.MTUBytes > 9000:
@@ -92,6 +98,7 @@ type swiftConst struct {
 	ai, beta, maxMDF float64
 	initCwnd         float64
 	mtuParam         int64
+	retxReset        int
 }
 
 // Swift is one QP's sender (Alg. 1 of the paper). Simplifications: the
@@ -99,15 +106,15 @@ type swiftConst struct {
 // and the whole RTT sample is fabric delay (the endpoint window ecwnd is
 // never the smaller one and is not kept); the hop count is the path's
 // switch count (q.Hops) rather than a TTL echoed on the ACK; a NACK
-// (go-back-N) is Swift's fast-recovery event; the fabric's retransmission
-// timeout does not notify the algorithm, so Alg. 1's timeout branch
-// (retransmit_cnt, RETX_RESET_THRESHOLD) is not modelled.
+// (go-back-N) is Swift's fast-recovery event; the retransmission timeout
+// is the fabric's (host.rto_us), not one Swift computes from its RTT.
 type Swift struct {
 	c *swiftConst
 
-	Cwnd      float64  // fabric window, packets
-	RTT       sim.Time // latest RTT sample (the delay signal)
-	LastDecAt sim.Time // t_last_decrease
+	Cwnd          float64  // fabric window, packets
+	RTT           sim.Time // latest RTT sample (the delay signal)
+	LastDecAt     sim.Time // t_last_decrease
+	RetransmitCnt int      // retransmit_cnt: consecutive timeouts
 
 	mtu, wire int64 // payload and wire bytes of a full packet
 }
@@ -115,16 +122,17 @@ type Swift struct {
 // NewSwift returns a per-QP constructor for p (which must be valid).
 func NewSwift(p *SwiftParams) func(q *fabric.QP) fabric.Algorithm {
 	c := &swiftConst{
-		base:     usToTime(p.BaseTarget),
-		hop:      usToTime(p.HopScale),
-		fsRange:  p.FsRange,
-		minCwnd:  p.MinCwnd,
-		maxCwnd:  p.MaxCwnd,
-		ai:       p.AI,
-		beta:     p.Beta,
-		maxMDF:   p.MaxMDF,
-		mtuParam: int64(p.MTUBytes),
-		initCwnd: p.InitCwnd,
+		base:      usToTime(p.BaseTarget),
+		hop:       usToTime(p.HopScale),
+		fsRange:   p.FsRange,
+		minCwnd:   p.MinCwnd,
+		maxCwnd:   p.MaxCwnd,
+		ai:        p.AI,
+		beta:      p.Beta,
+		maxMDF:    p.MaxMDF,
+		mtuParam:  int64(p.MTUBytes),
+		initCwnd:  p.InitCwnd,
+		retxReset: p.RetxReset,
 	}
 	// §3.5: fs = α/√cwnd + β with α = fs_range / (1/√fs_min − 1/√fs_max)
 	// and β = −α/√fs_max, so fs(fs_min) = fs_range and fs(fs_max) = 0.
@@ -167,10 +175,11 @@ func (s *Swift) canDecrease(now sim.Time) bool { return now-s.LastDecAt >= s.RTT
 // OnAck runs Alg. 1 on one ACK: additive increase while the delay is below
 // the target, otherwise a multiplicative decrease scaled by the excess
 // delay, at most once per RTT. A NACK is the fast-recovery event: cut by
-// max_mdf (once per RTT).
+// max_mdf (once per RTT). Both end a run of timeouts (retransmit_cnt ← 0).
 func (s *Swift) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	c := s.c
 	prev := s.Cwnd
+	s.RetransmitCnt = 0
 	if a.Nack {
 		if s.canDecrease(now) {
 			s.Cwnd *= 1 - c.maxMDF
@@ -193,12 +202,35 @@ func (s *Swift) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 			s.Cwnd *= math.Max(f, 1-c.maxMDF)
 		}
 	}
+	s.update(q, prev, now)
+}
+
+// OnTimeout is Alg. 1's retransmission-timeout branch (the fabric calls it
+// when its RTO fires): retransmit_cnt ← retransmit_cnt + 1; at
+// RETX_RESET_THRESHOLD consecutive timeouts cwnd ← min_cwnd, before that
+// cwnd ← (1 − max_mdf)·cwnd if a decrease is allowed (once per RTT).
+func (s *Swift) OnTimeout(q *fabric.QP, now sim.Time) {
+	c := s.c
+	prev := s.Cwnd
+	s.RetransmitCnt++
+	if s.RetransmitCnt >= c.retxReset {
+		s.Cwnd = c.minCwnd
+	} else if s.canDecrease(now) {
+		s.Cwnd *= 1 - c.maxMDF
+	}
+	s.update(q, prev, now)
+}
+
+// update clamps the window, records a decrease and applies the window.
+func (s *Swift) update(q *fabric.QP, prev float64, now sim.Time) {
+	c := s.c
 	s.Cwnd = math.Max(c.minCwnd, math.Min(s.Cwnd, c.maxCwnd))
 	// Interpretation: Alg. 1 restarts the decrease interval when the window
 	// did not grow ("cwnd ≤ cwnd_prev"); read literally, every ACK above
 	// the target that may not decrease would restart it and the flow could
 	// never decrease again while congested, so only an actual decrease
-	// does (as in the Bolt authors' Swift).
+	// does (as in the Bolt authors' Swift; Isekai also restarts it while
+	// the window sits at min_cwnd).
 	if s.Cwnd < prev {
 		s.LastDecAt = now
 	}

@@ -16,6 +16,9 @@ import (
 //   delay < target: cwnd += ai/cwnd · acked (cwnd ≥ 1), ai · acked (< 1)
 //   else, once per RTT: cwnd ×= max(1 − β_md·(delay − target)/delay, 1 − max_mdf)
 //   cwnd < 1: one packet in flight, paced every rtt/cwnd
+//   retransmission timeout: retransmit_cnt += 1; at RETX_RESET_THRESHOLD (3)
+//            cwnd = min_cwnd, before that, once per RTT: cwnd ×= 1 − max_mdf;
+//            an ACK or a NACK sets retransmit_cnt = 0
 
 const (
 	swUs   = sim.Microsecond
@@ -214,6 +217,69 @@ func TestSwiftNack(t *testing.T) {
 	}
 }
 
+// Swift reacts to the fabric's retransmission timeout.
+var _ fabric.TimeoutAlgorithm = (*cc.Swift)(nil)
+
+// Alg. 1's timeout branch, step by step.
+func TestSwiftTimeout(t *testing.T) {
+	p := cc.SwiftDefaults()
+	p.InitCwnd = 40
+	q, s := swNew(t, p, 1)
+	rtt := 8 * swUs
+	swAck(q, s, 10*swUs, rtt, 0) // RTT sample 8 µs, nothing acked
+	step := func(name string, cwnd float64, cnt int, lastDec sim.Time) {
+		t.Helper()
+		if s.Cwnd != cwnd || s.RetransmitCnt != cnt || s.LastDecAt != lastDec {
+			t.Fatalf("%s: cwnd %v retransmit_cnt %d last decrease %v; want %v, %d, %v",
+				name, s.Cwnd, s.RetransmitCnt, s.LastDecAt, cwnd, cnt, lastDec)
+		}
+	}
+	never := -sim.Never / 2
+	step("after the first ACK", 40, 0, never)
+
+	// first timeout: cut by max_mdf
+	s.OnTimeout(q, 100*swUs)
+	step("timeout 1", 20, 1, 100*swUs)
+	if q.WindowBytes != 20_000 || q.RateBps != swLine {
+		t.Errorf("timeout 1: window %d rate %d; want 20000 B at line rate", q.WindowBytes, q.RateBps)
+	}
+	// second, 5 µs later (< one 8-µs RTT): no decrease, the count goes on
+	s.OnTimeout(q, 105*swUs)
+	step("timeout 2 within an RTT", 20, 2, 100*swUs)
+	// third: RETX_RESET_THRESHOLD reached, min_cwnd regardless of the RTT
+	s.OnTimeout(q, 106*swUs)
+	step("timeout 3", p.MinCwnd, 3, 106*swUs)
+	if want := int64(p.MinCwnd * swWire * 8 * 1e12 / float64(rtt)); q.WindowBytes != swMTU || q.RateBps != want {
+		t.Errorf("timeout 3: window %d rate %d; want one packet paced at %d b/s (every rtt/min_cwnd)", q.WindowBytes, q.RateBps, want)
+	}
+	// a fourth stays at min_cwnd (no decrease: the last one stays at 106 µs)
+	s.OnTimeout(q, 200*swUs)
+	step("timeout 4", p.MinCwnd, 4, 106*swUs)
+
+	// an ACK ends the run: retransmit_cnt = 0, AI below one packet
+	swAck(q, s, 300*swUs, rtt, 1000)
+	want := p.MinCwnd + 1
+	step("ACK", want, 0, 106*swUs)
+	// so the next timeout cuts by max_mdf again
+	s.OnTimeout(q, 400*swUs)
+	want *= 0.5
+	step("timeout after the ACK", want, 1, 400*swUs)
+	// a NACK also ends the run (and may not decrease within the RTT)
+	s.OnAck(q, &fabric.AckInfo{Nack: true}, 401*swUs)
+	step("NACK", want, 0, 400*swUs)
+	s.OnTimeout(q, 500*swUs)
+	want *= 0.5
+	step("timeout after the NACK", want, 1, 500*swUs)
+
+	// retx_reset_threshold 1: the first timeout resets
+	p = cc.SwiftDefaults()
+	p.InitCwnd = 40
+	p.RetxReset = 1
+	q, s = swNew(t, p, 1)
+	s.OnTimeout(q, 100*swUs)
+	step("threshold 1", p.MinCwnd, 1, 100*swUs)
+}
+
 func TestSwiftValidate(t *testing.T) {
 	if err := cc.SwiftDefaults().Validate(); err != nil {
 		t.Fatal(err)
@@ -232,6 +298,8 @@ func TestSwiftValidate(t *testing.T) {
 		{"max_mdf", func(p *cc.SwiftParams) { p.MaxMDF = 1 }},
 		{"min_cwnd", func(p *cc.SwiftParams) { p.MinCwnd = 0 }},
 		{"max_cwnd", func(p *cc.SwiftParams) { p.MaxCwnd = 0.0001 }},
+		{"retx_reset_threshold", func(p *cc.SwiftParams) { p.RetxReset = 0 }},
+		{"retx_reset_threshold", func(p *cc.SwiftParams) { p.RetxReset = 1001 }},
 		{"init_cwnd", func(p *cc.SwiftParams) { p.InitCwnd = -1 }},
 		{"mtu_bytes", func(p *cc.SwiftParams) { p.MTUBytes = 10000 }},
 	} {

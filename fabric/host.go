@@ -18,6 +18,7 @@ func (n *Network) startFlow(i int32) {
 	}
 	q.CC = n.newCC(int(i))
 	q.rx, _ = q.CC.(ReceiverAlgorithm)
+	q.tmo, _ = q.CC.(TimeoutAlgorithm)
 	q.CC.Start(q, n.now)
 	q.lastProgress = n.now
 	if n.cfg.RTO > 0 {
@@ -422,6 +423,9 @@ func (n *Network) onRTO(i int32, gen uint32) {
 		q.SndNxt = q.SndUna
 		q.lastProgress = n.now
 		deadline = n.now + n.cfg.RTO
+		if q.tmo != nil {
+			q.tmo.OnTimeout(q, n.now)
+		}
 		n.refresh(q)
 		n.hostSend(q.Src)
 	} else if n.now >= deadline {

@@ -57,6 +57,15 @@ type ReceiverAlgorithm interface {
 	OnDataReceived(q *QP, ecn bool, payloadBytes int, mark uint8, now sim.Time) (notify bool, arg int64)
 }
 
+// TimeoutAlgorithm is implemented by algorithms that react to the sender's
+// retransmission timeout (e.g. Swift's timeout branch). The fabric checks
+// for it once, when the QP starts, and calls OnTimeout each time the RTO
+// fires with data outstanding, after it has gone back to the oldest
+// unacknowledged byte and before it sends again.
+type TimeoutAlgorithm interface {
+	OnTimeout(q *QP, now sim.Time)
+}
+
 // AckInfo is what a sender learns from one ACK or NACK.
 type AckInfo struct {
 	Seq        int64    // cumulative: next byte the receiver expects
@@ -151,6 +160,7 @@ type QP struct {
 
 	CC           Algorithm
 	rx           ReceiverAlgorithm // CC's receiver side, if it has one
+	tmo          TimeoutAlgorithm  // CC's timeout reaction, if it has one
 	timers       [MaxQPTimers]sim.Timer
 	rto          sim.Timer
 	lastProgress sim.Time
