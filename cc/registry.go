@@ -152,6 +152,14 @@ func rangeErr(field string, v any, lo, hi string) error {
 	return fmt.Errorf("%s = %v out of range [%s, %s]", field, v, lo, hi)
 }
 
+// OnTimeout forwards the sender's retransmission timeout to the inner
+// algorithm, if it reacts to one.
+func (w *windowed) OnTimeout(q *fabric.QP, now sim.Time) {
+	if t, ok := w.Algorithm.(fabric.TimeoutAlgorithm); ok {
+		t.OnTimeout(q, now)
+	}
+}
+
 // OnDataReceived forwards to the inner algorithm's receiver side, if any.
 func (w *windowed) OnDataReceived(q *fabric.QP, ecn bool, payload int, mark uint8, now sim.Time) (bool, int64) {
 	if r, ok := w.Algorithm.(fabric.ReceiverAlgorithm); ok {
