@@ -151,7 +151,7 @@ func (b *Built) setupSeries() error {
 	resolve := func(field string, ps []Port) ([]int32, error) {
 		out := make([]int32, len(ps))
 		for i, qp := range ps {
-			if qp.Node < 0 || qp.Node >= len(n.Nodes) || qp.Port < 0 || qp.Port >= int(n.Nodes[qp.Node].NumPorts) {
+			if qp.Node < 0 || int(qp.Node) >= len(n.Nodes) || qp.Port < 0 || qp.Port >= int(n.Nodes[qp.Node].NumPorts) {
 				return nil, fmt.Errorf("outputs.series.%s[%d]: node %d port %d does not exist", field, i, qp.Node, qp.Port)
 			}
 			out[i] = n.Nodes[qp.Node].FirstPort + int32(qp.Port)
@@ -171,7 +171,7 @@ func (b *Built) setupSeries() error {
 			}
 			for k := range nd.NumPorts {
 				rec.links = append(rec.links, nd.FirstPort+k)
-				rec.linkPort = append(rec.linkPort, Port{Node: i, Port: int(k)})
+				rec.linkPort = append(rec.linkPort, Port{Node: NodeID(i), Port: int(k)})
 			}
 		}
 	}
