@@ -195,17 +195,19 @@ func TestNodeNameErrors(t *testing.T) {
 			[]string{"workload.flows[0].src = -1 out of range"}},
 		{"list entry", base + "workload: {incast: {senders: [H1, Q], receiver: R0, sizes_bytes: [1]}}\n",
 			[]string{`node "Q"`}},
+		{"no secondary errors", base + "workload: {flows: [{src: [1], dst: X, size_bytes: 1}]}\noutputs: {series: {bin_us: 1, queue_ports: [{node: Y, port: 0}]}}\n",
+			[]string{"line 2: cannot unmarshal !!seq into int"}},
 		{"fixed shape", "topology: {kind: dcon_testbed, spines: 4}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\n",
 			[]string{"topology.spines = 4: kind dcon_testbed has a fixed shape"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := scenario.Parse([]byte(tc.src))
+			_, err := checkDoc(t, tc.src)
 			if err == nil {
 				t.Fatalf("accepted:\n%s", tc.src)
 			}
 			wantErr(t, err, tc.want...)
 			for _, m := range errorsOf(err) {
-				if strings.Contains(m, "-1048") {
+				if strings.Contains(m, "-1048") || strings.Contains(m, "src and dst") || strings.Contains(m, "not a host") {
 					t.Errorf("an error shows a name's placeholder value: %s", m)
 				}
 			}

@@ -22,7 +22,8 @@ import (
 type NodeID int
 
 // Node names known to any topology kind, in one table: a name decodes to
-// nameBase − (its index here) until validation resolves it for the kind.
+// nameBase − 1 − (its index here) until validation resolves it for the
+// kind.
 var (
 	kindNames = map[string][]string{
 		"dcon_testbed": topo.DCONTestbedNames(), // indexed by node id
@@ -46,21 +47,29 @@ var (
 	}()
 )
 
-// nameBase is the placeholder of allNames[0]; allNames[i] is nameBase − i.
-// Ids at or below it are rejected when decoded.
+// nameBase marks a node field whose value failed to decode (the decoder
+// reported it); allNames[i] is nameBase − 1 − i. Ids at or below it are
+// rejected when decoded.
 const nameBase = -(1 << 20)
 
 // isName reports whether v is the placeholder of a name.
-func (v NodeID) isName() bool { return v <= nameBase && int(nameBase-v) < len(allNames) }
+func (v NodeID) isName() bool { return v < nameBase && int(nameBase-1-v) < len(allNames) }
+
+// unresolved reports whether v is a name placeholder or a value that failed
+// to decode: checks of ids skip it (its error is reported elsewhere).
+func (v NodeID) unresolved() bool { return v <= nameBase }
 
 // name returns the name v stands for (isName must hold).
-func (v NodeID) name() string { return allNames[nameBase-v] }
+func (v NodeID) name() string { return allNames[nameBase-1-v] }
 
-// UnmarshalYAML accepts an integer id or a node name.
+// UnmarshalYAML accepts an integer id or a node name. A value that is
+// neither leaves the field marked as failed (so that checks of the id do
+// not report it again) and returns the error.
 func (v *NodeID) UnmarshalYAML(n *yaml.Node) error {
+	*v = nameBase
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
 		if i := slices.Index(allNames, n.Value); i >= 0 {
-			*v = NodeID(nameBase - i)
+			*v = NodeID(nameBase - 1 - i)
 			return nil
 		}
 		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: node %q: not a node id, nor a node name of any topology kind (named kinds: %s)",
@@ -137,8 +146,10 @@ var nodeIDType = reflect.TypeFor[NodeID]()
 // pointer to a section of the scenario, or to one of its values) by the
 // ids of topology kind, reporting the names kind does not define. path is
 // v's field path ("workload"), extended with the yaml names of the fields
-// and the indices of the lists for the errors.
-func resolveNames(v any, path, kind string, errs *Errors) {
+// and the indices of the lists for the errors. It returns whether any node
+// field is left without an id (a name kind does not define, or a value the
+// decoder rejected), so that the section is not built.
+func resolveNames(v any, path, kind string, errs *Errors) (unresolved bool) {
 	names := kindNames[kind]
 	var walk func(r reflect.Value, path string)
 	walk = func(r reflect.Value, path string) {
@@ -169,13 +180,18 @@ func resolveNames(v any, path, kind string, errs *Errors) {
 				return
 			}
 			id := NodeID(r.Int())
+			if !id.unresolved() {
+				return
+			}
 			if !id.isName() {
+				unresolved = true // the decoder reported it
 				return
 			}
 			if k := slices.Index(names, id.name()); k >= 0 {
 				r.SetInt(int64(k))
 				return
 			}
+			unresolved = true
 			if len(names) == 0 {
 				*errs = append(*errs, fmt.Errorf("%s = %q: topology.kind %s has no node names; give a node id (named kinds: %s)",
 					path, id.name(), kind, describeNamedKinds()))
@@ -185,6 +201,7 @@ func resolveNames(v any, path, kind string, errs *Errors) {
 		}
 	}
 	walk(reflect.ValueOf(v), path)
+	return unresolved
 }
 
 // ids converts node ids to ints.

@@ -481,6 +481,9 @@ func (s *Scenario) queuePorts(net *fabric.Network) ([]int32, error) {
 	ports := make([]int32, len(s.Outputs.QueuePorts))
 	var errs Errors
 	for i, p := range s.Outputs.QueuePorts {
+		if p.Node.unresolved() {
+			continue // reported by validation
+		}
 		qp := struct{ Node, Port int }{int(p.Node), p.Port}
 		if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
 			msg := fmt.Sprintf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)

@@ -418,7 +418,7 @@ func CheckName(field, name string) error {
 // nodeRange checks a node id field (a name that did not resolve is
 // reported by resolveNames).
 func nodeRange(errs *Errors, field string, v NodeID) {
-	if !v.isName() {
+	if !v.unresolved() {
 		rangef(errs, field, float64(v), 0, 1e7)
 	}
 }
@@ -524,7 +524,7 @@ func (s *Scenario) validate() Errors {
 	default:
 		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320, dcon_testbed", t.Kind))
 	}
-	resolveNames(&t.HostLinks, "topology.host_links", t.Kind, &errs)
+	badNodes := resolveNames(&t.HostLinks, "topology.host_links", t.Kind, &errs)
 	for i, hl := range t.HostLinks {
 		f := fmt.Sprintf("topology.host_links[%d]", i)
 		if len(hl.Hosts) == 0 {
@@ -548,7 +548,7 @@ func (s *Scenario) validate() Errors {
 	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
-	s.sound.topology = len(errs) == n
+	s.sound.topology = len(errs) == n && !badNodes
 	n = len(errs)
 	sw := &s.Switch
 	if sw.BufferMB != nil {
@@ -593,7 +593,7 @@ func (s *Scenario) validate() Errors {
 	s.sound.fabric = len(errs) == n
 	n = len(errs)
 	w := &s.Workload
-	resolveNames(w, "workload", t.Kind, &errs)
+	badNodes = resolveNames(w, "workload", t.Kind, &errs)
 	switch w.Kind {
 	case "flows":
 		if len(w.Flows) == 0 {
@@ -636,7 +636,7 @@ func (s *Scenario) validate() Errors {
 		if f.Via != nil {
 			nodeRange(&errs, p+".via", *f.Via)
 		}
-		if f.Src == f.Dst && !f.Src.isName() {
+		if f.Src == f.Dst && !f.Src.unresolved() {
 			errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
 		}
 	}
@@ -651,7 +651,7 @@ func (s *Scenario) validate() Errors {
 			rangef(&errs, fmt.Sprintf("workload.incast.sizes_bytes[%d]", i), float64(v), 1, 1e15)
 		}
 		for i, v := range in.Senders {
-			if v == in.Receiver && !v.isName() {
+			if v == in.Receiver && !v.unresolved() {
 				errs = append(errs, fmt.Errorf("workload.incast.senders[%d] = %d equals the receiver", i, v))
 			}
 		}
@@ -720,10 +720,10 @@ func (s *Scenario) validate() Errors {
 	if p := w.AllToAll; p != nil {
 		rangef(&errs, "workload.all_to_all.size_bytes", float64(p.SizeBytes), 1, 1e12)
 	}
-	s.sound.workload = len(errs) == n
+	s.sound.workload = len(errs) == n && !badNodes
 	n = len(errs)
 	o := &s.Outputs
-	resolveNames(o, "outputs", t.Kind, &errs)
+	badNodes = resolveNames(o, "outputs", t.Kind, &errs)
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
 	}
@@ -742,7 +742,7 @@ func (s *Scenario) validate() Errors {
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}
-	s.sound.outputs = len(errs) == n
+	s.sound.outputs = len(errs) == n && !badNodes
 	return errs
 }
 

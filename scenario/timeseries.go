@@ -72,7 +72,7 @@ func (sr *Series) validate(errs *Errors) {
 		}
 	}
 	for i, p := range append(append([]Port{}, sr.LinkPorts...), sr.QueuePorts...) {
-		if p.Node < 0 || p.Port < 0 {
+		if p.Node < 0 && !p.Node.unresolved() || p.Port < 0 {
 			*errs = append(*errs, fmt.Errorf("outputs.series ports[%d]: node %d port %d must not be negative", i, p.Node, p.Port))
 		}
 	}
@@ -151,6 +151,9 @@ func (b *Built) setupSeries() error {
 	resolve := func(field string, ps []Port) ([]int32, error) {
 		out := make([]int32, len(ps))
 		for i, qp := range ps {
+			if qp.Node.unresolved() {
+				continue // reported by validation
+			}
 			if qp.Node < 0 || int(qp.Node) >= len(n.Nodes) || qp.Port < 0 || qp.Port >= int(n.Nodes[qp.Node].NumPorts) {
 				return nil, fmt.Errorf("outputs.series.%s[%d]: node %d port %d does not exist", field, i, qp.Node, qp.Port)
 			}
