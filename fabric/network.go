@@ -189,6 +189,12 @@ type Network struct {
 	newCC      func(i int) Algorithm
 	req        Requirements
 
+	// pin[qp] indexes viaDist for a QP whose data path is pinned through a
+	// switch (workload.Flow.Via), -1 otherwise; nil when no flow is pinned
+	// (see pinnedHop).
+	pin     []int32
+	viaDist [][]int32
+
 	Stats Stats
 
 	ackInfo AckInfo // scratch passed to Algorithm.OnAck
@@ -418,7 +424,9 @@ func (n *Network) DataInFlight() (pkts, bytes int64) {
 }
 
 // AddFlows registers flows; newCC creates the algorithm of flow i. Flow i
-// becomes QP i.
+// becomes QP i. A flow with HasVia has its data packets routed through
+// switch Via (see pinnedHop); Via must be a switch on a shortest path from
+// the flow's source to its destination.
 func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) error {
 	n.Flows = flows
 	n.newCC = newCC
@@ -476,6 +484,9 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 			q.hashFwd = topo.FlowHash(f.Src, f.Dst, q.SPort, q.DPort, uint32(n.cfg.Seed))
 			q.hashRev = topo.FlowHash(f.Dst, f.Src, q.DPort, q.SPort, uint32(n.cfg.Seed))
 		}
+	}
+	if err := n.setPins(flows); err != nil {
+		return err
 	}
 	// Flow arrivals enter the event queue one at a time, in (start, index)
 	// order, with sequence numbers reserved now: the same order as pushing

@@ -65,11 +65,15 @@ func (n *Network) switchReceive(in int32, pi int32) {
 			n.release(pi)
 			return
 		}
-		k := 0
-		if len(hops) > 1 {
-			k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+		if n.pin != nil && pk.Kind == KindData && n.pin[pk.QP] >= 0 {
+			out = nd.FirstPort + n.pinnedHop(sw, pk, hops)
+		} else {
+			k := 0
+			if len(hops) > 1 {
+				k = int(n.ecmp(sw, pk) % uint32(len(hops)))
+			}
+			out = nd.FirstPort + hops[k]
 		}
-		out = nd.FirstPort + hops[k]
 		if slot != nil {
 			*slot = out + 1
 		}

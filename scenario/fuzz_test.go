@@ -25,6 +25,9 @@ func FuzzParse(f *testing.F) {
 		"topology: {hosts: 3}\nworkload: {kind: flows, flows: [{src: 0, dst: 1, size_bytes: 1}], incast: {senders: [1], receiver: 2, sizes_bytes: [1]}}\n",
 		"topology: {hosts: 3}\nswitch: {pfc: static, ecn: true, ecn_rules: [{link_gbps: 100, kmin_kb: 1, kmax_kb: 1, pmax: 0}]}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\noutputs: {ref_pfc: true, queue_sample_us: 1, queue_ports: [{node: 3, port: 0}]}\n",
 		"a: &a [1, 2]\nb: *a\n",
+		"topology: {kind: dcon_testbed}\nswitch: {buffer_mb: 22}\nworkload: {flows: [{src: H0, dst: R0, size_bytes: 1, via: S1}], incast: {senders: [H1], receiver: R1, sizes_bytes: [1], via: 21}}\noutputs: {queue_sample_us: 1, queue_ports: [{node: L2, port: 1}]}\n",
+		"topology: {kind: star, hosts: 3}\nworkload: {flows: [{src: R1, dst: 1, size_bytes: 1, via: 3}]}\n",
+		"topology: {kind: leaf_spine, spines: 2, leaves: 2, hosts_per_leaf: 2}\nworkload: {poisson: {cdf: websearch, core_load: 0.5, duration_ms: 1}}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -18,65 +18,75 @@ import (
 // process whose sizes follow a CDF, at a target load (fraction of the host
 // link rate), as the reference traffic generator.
 type PoissonSpec struct {
-	CDF        string  `yaml:"cdf"`  // websearch | datamining | fbhadoop | googlerpc | alistorage, or a file path
-	Load       float64 `yaml:"load"` // (0, 1]
-	DurationMs float64 `yaml:"duration_ms"`
-	StartNs    float64 `yaml:"start_ns"`
-	Hosts      []int   `yaml:"hosts"` // default: every host
-	Prio       int     `yaml:"prio"`
+	CDF  string  `yaml:"cdf"`            // websearch | datamining | fbhadoop | googlerpc | alistorage, or a file path
+	Load float64 `yaml:"load,omitempty"` // (0, 1]; 0 (omitted) with core_load
+	// CoreLoad, instead of Load, is the average load of the core layer (the
+	// leaf→spine uplinks) of a leaf_spine topology; it is converted to the
+	// per-host load by topo.LeafSpineParams.HostLoadForCoreLoad:
+	// ρ_h = ρ_c·S·r_fabric / (H·r_host·f), f = (L−1)·H / (L·H − 1).
+	CoreLoad  *float64 `yaml:"core_load,omitempty"`
+	loadGiven bool     // load was given (set by applyDefaults)
+
+	DurationMs float64  `yaml:"duration_ms"`
+	StartNs    float64  `yaml:"start_ns"`
+	Hosts      []NodeID `yaml:"hosts"` // default: every host
+	Prio       int      `yaml:"prio"`
 }
 
 // IncastBurstsSpec is random N-to-1 incast bursts.
 type IncastBurstsSpec struct {
-	Senders    int     `yaml:"senders"`
-	SizeBytes  int64   `yaml:"size_bytes"`
-	Load       float64 `yaml:"load"`         // share of the aggregate host capacity
-	BurstsPerS float64 `yaml:"bursts_per_s"` // or an explicit rate
-	Count      int     `yaml:"count"`        // or an exact number of bursts
-	DurationMs float64 `yaml:"duration_ms"`
-	StartNs    float64 `yaml:"start_ns"`
-	Hosts      []int   `yaml:"hosts"`
-	Prio       int     `yaml:"prio"`
+	Senders    int      `yaml:"senders"`
+	SizeBytes  int64    `yaml:"size_bytes"`
+	Load       float64  `yaml:"load"`         // share of the aggregate host capacity
+	BurstsPerS float64  `yaml:"bursts_per_s"` // or an explicit rate
+	Count      int      `yaml:"count"`        // or an exact number of bursts
+	DurationMs float64  `yaml:"duration_ms"`
+	StartNs    float64  `yaml:"start_ns"`
+	Hosts      []NodeID `yaml:"hosts"`
+	Prio       int      `yaml:"prio"`
 }
 
 // AllToAllSpec is one flow per ordered host pair.
 type AllToAllSpec struct {
-	SizeBytes int64   `yaml:"size_bytes"`
-	StartNs   float64 `yaml:"start_ns"`
-	Hosts     []int   `yaml:"hosts"`
-	Prio      int     `yaml:"prio"`
+	SizeBytes int64    `yaml:"size_bytes"`
+	StartNs   float64  `yaml:"start_ns"`
+	Hosts     []NodeID `yaml:"hosts"`
+	Prio      int      `yaml:"prio"`
 }
 
 // ManyToManySpec is streams of equal messages from senders to receivers.
 type ManyToManySpec struct {
-	Senders    []int   `yaml:"senders"`
-	Receivers  []int   `yaml:"receivers"`
-	SizeBytes  int64   `yaml:"size_bytes"`
-	PerSender  int     `yaml:"per_sender"`
-	Count      int     `yaml:"count"`
-	IntervalUs float64 `yaml:"interval_us"`
-	StartNs    float64 `yaml:"start_ns"`
-	RandomDst  bool    `yaml:"random_dst"`
-	Prio       int     `yaml:"prio"`
+	Senders    []NodeID `yaml:"senders"`
+	Receivers  []NodeID `yaml:"receivers"`
+	SizeBytes  int64    `yaml:"size_bytes"`
+	PerSender  int      `yaml:"per_sender"`
+	Count      int      `yaml:"count"`
+	IntervalUs float64  `yaml:"interval_us"`
+	StartNs    float64  `yaml:"start_ns"`
+	RandomDst  bool     `yaml:"random_dst"`
+	Prio       int      `yaml:"prio"`
 }
 
 // LongShortSpec is long flows plus sequences of short flows to a receiver.
 type LongShortSpec struct {
-	LongSenders   []int   `yaml:"long_senders"`
-	LongReceivers []int   `yaml:"long_receivers"`
-	LongSizeBytes int64   `yaml:"long_size_bytes"`
-	LongStartNs   float64 `yaml:"long_start_ns"`
-	ShortSenders  []int   `yaml:"short_senders"`
-	Receiver      int     `yaml:"receiver"`
-	ShortCount    int     `yaml:"short_count"`
-	RandomSenders bool    `yaml:"random_senders"`
-	ShortMinBytes int64   `yaml:"short_min_bytes"`
-	ShortMaxBytes int64   `yaml:"short_max_bytes"`
-	ShortCDF      string  `yaml:"short_cdf"`
-	ShortStartNs  float64 `yaml:"short_start_ns"`
-	IntervalUs    float64 `yaml:"interval_us"`
-	Poisson       bool    `yaml:"poisson"`
-	Prio          int     `yaml:"prio"`
+	LongSenders   []NodeID `yaml:"long_senders"`
+	LongReceivers []NodeID `yaml:"long_receivers"`
+	LongSizeBytes int64    `yaml:"long_size_bytes"`
+	LongStartNs   float64  `yaml:"long_start_ns"`
+	ShortSenders  []NodeID `yaml:"short_senders"`
+	Receiver      NodeID   `yaml:"receiver"`
+	ShortCount    int      `yaml:"short_count"`
+	RandomSenders bool     `yaml:"random_senders"`
+	ShortMinBytes int64    `yaml:"short_min_bytes"`
+	ShortMaxBytes int64    `yaml:"short_max_bytes"`
+	ShortCDF      string   `yaml:"short_cdf"`
+	ShortStartNs  float64  `yaml:"short_start_ns"`
+	IntervalUs    float64  `yaml:"interval_us"`
+	Poisson       bool     `yaml:"poisson"`
+	Prio          int      `yaml:"prio"`
+	// LongVia pins the long flows' data paths through this switch (route
+	// pinning, as workload.flows[].via).
+	LongVia *NodeID `yaml:"long_via,omitempty"`
 }
 
 func nsTime(ns float64) sim.Time { return sim.Time(ns*float64(sim.Nanosecond) + 0.5) }
@@ -90,9 +100,9 @@ func prioOr(p int) int {
 	return p
 }
 
-func hostsOr(hs []int, g *topo.Graph) []int {
+func hostsOr(hs []NodeID, g *topo.Graph) []int {
 	if len(hs) > 0 {
-		return hs
+		return ids(hs)
 	}
 	return g.Hosts()
 }
@@ -124,9 +134,9 @@ func hostBps(g *topo.Graph, h int) int64 {
 func (s *Scenario) checkHostLists(g *topo.Graph) error {
 	w := &s.Workload
 	var errs Errors
-	list := func(field string, ids []int) {
-		for i, h := range ids {
-			if !isHost(g, h) {
+	list := func(field string, hosts []NodeID) {
+		for i, h := range hosts {
+			if !isHost(g, int(h)) {
 				errs = append(errs, fmt.Errorf("workload.%s[%d] = %d is not a host of the topology (%s)", field, i, h, describeHosts(g)))
 			}
 		}
@@ -148,7 +158,7 @@ func (s *Scenario) checkHostLists(g *topo.Graph) error {
 		list("long_short.long_senders", p.LongSenders)
 		list("long_short.long_receivers", p.LongReceivers)
 		list("long_short.short_senders", p.ShortSenders)
-		if (p.ShortCount > 0 || len(p.LongReceivers) == 0 && len(p.LongSenders) > 0) && !isHost(g, p.Receiver) {
+		if (p.ShortCount > 0 || len(p.LongReceivers) == 0 && len(p.LongSenders) > 0) && !isHost(g, int(p.Receiver)) {
 			errs = append(errs, fmt.Errorf("workload.long_short.receiver = %d is not a host of the topology (%s)", p.Receiver, describeHosts(g)))
 		}
 	}
@@ -168,9 +178,12 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 	var errs Errors // every generator's, not only the first
 	if p := w.Poisson; p != nil {
 		hs := hostsOr(p.Hosts, g)
-		if c, err := s.cdfOf(p.CDF); err != nil {
+		load, lerr := s.poissonLoad()
+		if lerr != nil {
+			errs = append(errs, lerr)
+		} else if c, err := s.cdfOf(p.CDF); err != nil {
 			errs = append(errs, fmt.Errorf("workload.poisson.%v", err))
-		} else if fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: p.Load, CDF: c,
+		} else if fl, err := workload.Poisson(workload.PoissonParams{Hosts: hs, HostBps: hostBps(g, hs[0]), Load: load, CDF: c,
 			Start: nsTime(p.StartNs), Duration: msTime(p.DurationMs), Prio: prioOr(p.Prio), Seed: s.Seed}); err != nil {
 			errs = append(errs, fmt.Errorf("workload.poisson: %w", err))
 		} else {
@@ -192,7 +205,7 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 		out = append(out, workload.AllToAll(hostsOr(p.Hosts, g), p.SizeBytes, nsTime(p.StartNs), prioOr(p.Prio)))
 	}
 	if p := w.ManyToMany; p != nil {
-		fl, err := workload.ManyToMany(workload.ManyToManyParams{Senders: p.Senders, Receivers: p.Receivers, SizeBytes: p.SizeBytes,
+		fl, err := workload.ManyToMany(workload.ManyToManyParams{Senders: ids(p.Senders), Receivers: ids(p.Receivers), SizeBytes: p.SizeBytes,
 			PerSender: p.PerSender, Count: p.Count, Interval: usTime(p.IntervalUs), Start: nsTime(p.StartNs),
 			RandomDst: p.RandomDst, Prio: prioOr(p.Prio), Seed: s.Seed})
 		if err != nil {
@@ -202,10 +215,26 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 		}
 	}
 	if p := w.LongShort; p != nil {
-		lp := workload.LongShortParams{LongSenders: p.LongSenders, LongReceivers: p.LongReceivers, LongSize: p.LongSizeBytes,
-			LongStart: nsTime(p.LongStartNs), ShortSenders: p.ShortSenders, Receiver: p.Receiver, ShortCount: p.ShortCount,
+		lp := workload.LongShortParams{LongSenders: ids(p.LongSenders), LongReceivers: ids(p.LongReceivers), LongSize: p.LongSizeBytes,
+			LongStart: nsTime(p.LongStartNs), ShortSenders: ids(p.ShortSenders), Receiver: int(p.Receiver), ShortCount: p.ShortCount,
 			RandomSenders: p.RandomSenders, ShortMin: p.ShortMinBytes, ShortMax: p.ShortMaxBytes, ShortStart: nsTime(p.ShortStartNs),
 			Interval: usTime(p.IntervalUs), Poisson: p.Poisson, Prio: prioOr(p.Prio), Seed: s.Seed}
+		if p.LongVia != nil {
+			lp.LongVia, lp.LongPinned = int(*p.LongVia), true
+			for i, snd := range p.LongSenders {
+				dst := p.Receiver
+				switch len(p.LongReceivers) {
+				case 1:
+					dst = p.LongReceivers[0]
+				case len(p.LongSenders):
+					dst = p.LongReceivers[i]
+				}
+				if err := checkVia(g, "workload.long_short.long_via", int(snd), int(dst), *p.LongVia); err != nil {
+					errs = append(errs, err)
+					break
+				}
+			}
+		}
 		var cdfErr error
 		if p.ShortCDF != "" {
 			lp.ShortCDF, cdfErr = s.cdfOf(p.ShortCDF)
@@ -222,6 +251,32 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 		return nil, errs
 	}
 	return out, nil
+}
+
+// poissonLoad is the per-host load of workload.poisson: load, or core_load
+// converted for the leaf_spine topology (topo.LeafSpineParams.
+// HostLoadForCoreLoad: ρ_h = ρ_c·S·r_fabric / (H·r_host·f) with f =
+// (L−1)·H / (L·H − 1), the share of a host's traffic to uniformly random
+// hosts that leaves its leaf).
+func (s *Scenario) poissonLoad() (float64, error) {
+	p := s.Workload.Poisson
+	if p.CoreLoad == nil {
+		return p.Load, nil
+	}
+	t := &s.Topology
+	if t.Kind != "leaf_spine" {
+		return 0, fmt.Errorf("workload.poisson.core_load needs topology.kind leaf_spine, not %s", t.Kind)
+	}
+	lp := s.leafSpineParams()
+	h, err := lp.HostLoadForCoreLoad(*p.CoreLoad)
+	if err != nil {
+		return 0, fmt.Errorf("workload.poisson.core_load: %w", err)
+	}
+	if !(h <= 1) {
+		return 0, fmt.Errorf("workload.poisson.core_load = %v needs a per-host load of %.4g > 1 on this topology (%d spines × %v Gb/s up, %d hosts × %v Gb/s down per leaf); lower it",
+			*p.CoreLoad, h, lp.Spines, float64(lp.FabricBps)/1e9, lp.HostsPerLeaf, float64(lp.HostBps)/1e9)
+	}
+	return h, nil
 }
 
 // hasGenerators reports whether any generator section is present.
@@ -274,25 +329,42 @@ func (w *Workload) inferKind() string {
 	return secs[0]
 }
 
-// builtGraph builds the generated topology kinds.
-func (s *Scenario) builtGraph() (*topo.Graph, error) {
-	t := &s.Topology
-	hb := int64(t.LinkGbps * 1e9)
-	fb := hb
+// linkParams returns the host and fabric link rates and delays of the
+// topology section.
+func (t *Topology) linkParams() (hb, fb int64, hd, fd sim.Time) {
+	hb = int64(t.LinkGbps * 1e9)
+	fb = hb
 	if t.FabricGbps != nil {
 		fb = int64(*t.FabricGbps * 1e9)
 	}
-	hd := nsTime(t.LinkDelayNs)
-	fd := hd
+	hd = nsTime(t.LinkDelayNs)
+	fd = hd
 	if t.FabricDelayNs != nil {
 		fd = nsTime(*t.FabricDelayNs)
 	}
+	return hb, fb, hd, fd
+}
+
+// leafSpineParams returns the builder parameters of kind leaf_spine.
+func (s *Scenario) leafSpineParams() topo.LeafSpineParams {
+	t := &s.Topology
+	hb, fb, hd, fd := t.linkParams()
+	return topo.LeafSpineParams{Spines: t.Spines, Leaves: t.Leaves, HostsPerLeaf: t.HostsPerLeaf,
+		HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd}
+}
+
+// builtGraph builds the generated topology kinds.
+func (s *Scenario) builtGraph() (*topo.Graph, error) {
+	t := &s.Topology
+	hb, fb, hd, fd := t.linkParams()
 	switch t.Kind {
 	case "leaf_spine":
-		return topo.LeafSpine(topo.LeafSpineParams{Spines: t.Spines, Leaves: t.Leaves, HostsPerLeaf: t.HostsPerLeaf,
-			HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd})
+		return topo.LeafSpine(s.leafSpineParams())
 	case "fat_tree":
 		return topo.FatTree(topo.FatTreeParams{K: t.K, HostsPerEdge: t.HostsPerEdge, HostBps: hb, FabricBps: fb, Delay: hd})
+	case "dcon_testbed":
+		g, _, err := topo.DCONTestbed(topo.DCONTestbedParams{HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd})
+		return g, err
 	case "fat320":
 		p := topo.RefFat320Params()
 		if t.FabricGbps != nil {

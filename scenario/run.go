@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -67,7 +68,8 @@ func (s *Scenario) Graph() (*topo.Graph, error) {
 // in topology.host_links.
 func (s *Scenario) applyHostLinks(g *topo.Graph) error {
 	for i, hl := range s.Topology.HostLinks {
-		for j, h := range hl.Hosts {
+		for j, hid := range hl.Hosts {
+			h := int(hid)
 			if h < 0 || h >= g.NumNodes() || g.Kinds[h] != topo.Host {
 				return fmt.Errorf("topology.host_links[%d].hosts[%d] = %d is not a host of the topology (%d nodes)", i, j, h, g.NumNodes())
 			}
@@ -116,9 +118,16 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 	var errs Errors
 	if len(w.Flows) > 0 {
 		var fl []workload.Flow
-		for _, f := range w.Flows {
-			fl = append(fl, workload.Flow{Src: f.Src, Dst: f.Dst, Prio: f.Prio, SizeBytes: f.SizeBytes,
-				Start: nsTime(f.StartNs)})
+		for i, f := range w.Flows {
+			wf := workload.Flow{Src: int(f.Src), Dst: int(f.Dst), Prio: f.Prio, SizeBytes: f.SizeBytes,
+				Start: nsTime(f.StartNs)}
+			if f.Via != nil {
+				if err := checkVia(g, fmt.Sprintf("workload.flows[%d].via", i), wf.Src, wf.Dst, *f.Via); err != nil {
+					errs = append(errs, err)
+				}
+				wf.Via, wf.HasVia = int(*f.Via), true
+			}
+			fl = append(fl, wf)
 		}
 		lists = append(lists, fl)
 	}
@@ -136,7 +145,19 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 				sizes = append(sizes, in.SizesBytes[0])
 			}
 		}
-		lists = append(lists, workload.IncastQPs(in.Senders, in.Receiver, sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio))
+		fl := workload.IncastQPs(ids(in.Senders), int(in.Receiver), sizes, in.QPsPerSender, nsTime(in.StartNs), in.Prio)
+		if in.Via != nil {
+			for _, snd := range in.Senders {
+				if err := checkVia(g, "workload.incast.via", int(snd), int(in.Receiver), *in.Via); err != nil {
+					errs = append(errs, err)
+					break
+				}
+			}
+			for i := range fl {
+				fl[i].Via, fl[i].HasVia = int(*in.Via), true
+			}
+		}
+		lists = append(lists, fl)
 	}
 	if w.hasGenerators() {
 		gen, err := s.generated(g)
@@ -177,6 +198,19 @@ func (s *Scenario) readFlowFile() ([]workload.Flow, error) {
 		return nil, fmt.Errorf("workload.file %s: %w", w.File, err)
 	}
 	return fl, nil
+}
+
+// checkVia checks that via (field) is a switch on a shortest path from
+// host src to host dst of g, for route pinning. Endpoints that are not
+// hosts are left to checkEndpoints.
+func checkVia(g *topo.Graph, field string, src, dst int, via NodeID) error {
+	if !isHost(g, src) || !isHost(g, dst) {
+		return nil
+	}
+	if err := g.CheckVia(src, dst, int(via)); err != nil {
+		return fmt.Errorf("%s = %d: cannot pin the flow %d → %d through it: %v", field, via, src, dst, err)
+	}
+	return nil
 }
 
 // maxEndpointErrors bounds the bad flows listed one by one.
@@ -228,6 +262,9 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	sw, h := &s.Switch, &s.Host
 	c.PayloadBytes = h.PayloadBytes
 	c.BufferBytes = int64(sw.BufferMiB * (1 << 20))
+	if sw.BufferMB != nil {
+		c.BufferBytes = int64(math.Round(*sw.BufferMB * 1e6))
+	}
 	switch sw.PFC {
 	case "static":
 		c.PFC = fabric.PFCStatic
@@ -296,10 +333,14 @@ func (s *Scenario) newNetwork(g *topo.Graph, cfg fabric.Config) (*fabric.Network
 				break
 			}
 		}
-		return nil, fmt.Errorf("switch.buffer_mib = %v (%d B) is too small for PFC: %v; "+
+		field, v := "switch.buffer_mib", s.Switch.BufferMiB
+		if s.Switch.BufferMB != nil {
+			field, v = "switch.buffer_mb", *s.Switch.BufferMB
+		}
+		return nil, fmt.Errorf("%s = %v (%d B) is too small for PFC: %v; "+
 			"headroom per port = switch.headroom_rtts = %d × one-way BDP of its link (%s); "+
-			"raise switch.buffer_mib, lower switch.headroom_rtts or the link delays, or set switch.pfc: off",
-			s.Switch.BufferMiB, he.BufferBytes, he, he.HeadroomRTTs, delays)
+			"raise %s, lower switch.headroom_rtts or the link delays, or set switch.pfc: off",
+			field, v, he.BufferBytes, he, he.HeadroomRTTs, delays, field)
 	}
 	return net, err
 }
@@ -445,7 +486,11 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 func (s *Scenario) queuePorts(net *fabric.Network) ([]int32, error) {
 	ports := make([]int32, len(s.Outputs.QueuePorts))
 	var errs Errors
-	for i, qp := range s.Outputs.QueuePorts {
+	for i, p := range s.Outputs.QueuePorts {
+		if p.Node.unresolved() {
+			continue // reported by validation
+		}
+		qp := struct{ Node, Port int }{int(p.Node), p.Port}
 		if qp.Node < 0 || qp.Node >= len(net.Nodes) || qp.Port < 0 || qp.Port >= int(net.Nodes[qp.Node].NumPorts) {
 			msg := fmt.Sprintf("outputs.queue_ports[%d]: node %d port %d does not exist", i, qp.Node, qp.Port)
 			if qp.Node >= 0 && qp.Node < len(net.Nodes) {

@@ -48,7 +48,7 @@ type soundness struct {
 
 // Topology selects and sizes the network.
 type Topology struct {
-	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320
+	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320 | dcon_testbed
 	Hosts         int      `yaml:"hosts"`
 	LinkGbps      float64  `yaml:"link_gbps"`       // host links
 	LinkDelayNs   float64  `yaml:"link_delay_ns"`   // host links
@@ -58,7 +58,7 @@ type Topology struct {
 	Leaves        int      `yaml:"leaves"`
 	HostsPerLeaf  int      `yaml:"hosts_per_leaf"`
 	K             int      `yaml:"k"`
-	HostsPerEdge  int      `yaml:"hosts_per_edge"`
+	HostsPerEdge  int      `yaml:"hosts_per_edge,omitempty"`
 	File          string   `yaml:"file"`
 	// HostLinks overrides the rate and/or delay of the links of chosen
 	// hosts (any topology kind), e.g. a 25 Gb/s receiver among 100 Gb/s
@@ -69,7 +69,7 @@ type Topology struct {
 // HostLink sets the link of each listed host: rate gbps and one-way delay
 // delay_ns (each: absent = unchanged).
 type HostLink struct {
-	Hosts   []int    `yaml:"hosts"`
+	Hosts   []NodeID `yaml:"hosts"`
 	Gbps    *float64 `yaml:"gbps"`
 	DelayNs *float64 `yaml:"delay_ns"`
 }
@@ -84,8 +84,9 @@ type ECNRule struct {
 
 // Switch holds the switch settings.
 type Switch struct {
-	BufferMiB         float64   `yaml:"buffer_mib"`
-	PFC               string    `yaml:"pfc"` // dynamic | static | off
+	BufferMiB         float64   `yaml:"buffer_mib,omitempty"` // 0 (omitted) when buffer_mb is given
+	BufferMB          *float64  `yaml:"buffer_mb,omitempty"`  // decimal MB (1e6 B), instead of buffer_mib
+	PFC               string    `yaml:"pfc"`                  // dynamic | static | off
 	PFCStaticKB       float64   `yaml:"pfc_static_kb"`
 	ReserveBytes      *int64    `yaml:"reserve_bytes"`
 	ResumeOffsetBytes *int64    `yaml:"resume_offset_bytes"`
@@ -108,24 +109,29 @@ type Host struct {
 
 // FlowSpec is one explicit flow.
 type FlowSpec struct {
-	Src       int     `yaml:"src"`
-	Dst       int     `yaml:"dst"`
+	Src       NodeID  `yaml:"src"`
+	Dst       NodeID  `yaml:"dst"`
 	SizeBytes int64   `yaml:"size_bytes"`
 	StartNs   float64 `yaml:"start_ns"`
 	Prio      int     `yaml:"prio"`
+	// Via pins the flow's data path through this switch (route pinning,
+	// workload.Flow.Via); it must lie on a shortest path from src to dst.
+	Via *NodeID `yaml:"via,omitempty"`
 }
 
 // Incast is N senders to one receiver, all starting at once.
 type Incast struct {
-	Senders    []int   `yaml:"senders"`
-	Receiver   int     `yaml:"receiver"`
-	SizesBytes []int64 `yaml:"sizes_bytes"`
-	StartNs    float64 `yaml:"start_ns"`
-	Prio       int     `yaml:"prio"`
+	Senders    []NodeID `yaml:"senders"`
+	Receiver   NodeID   `yaml:"receiver"`
+	SizesBytes []int64  `yaml:"sizes_bytes"`
+	StartNs    float64  `yaml:"start_ns"`
+	Prio       int      `yaml:"prio"`
 	// QPsPerSender splits each sender's bytes evenly over this many queue
 	// pairs (flows of the same src and dst; the first size % n get one
 	// byte more). Default 1. Paper 004 runs 80 senders × 50 QPs.
 	QPsPerSender int `yaml:"qps_per_sender"`
+	// Via pins every incast flow's data path through this switch.
+	Via *NodeID `yaml:"via,omitempty"`
 }
 
 // Workload selects the traffic. Every section given is part of it: their
@@ -169,8 +175,8 @@ type Outputs struct {
 
 // Port names one port: node id and local port index (link order).
 type Port struct {
-	Node int `yaml:"node"`
-	Port int `yaml:"port"`
+	Node NodeID `yaml:"node"`
+	Port int    `yaml:"port"`
 }
 
 // Errors collects every problem found in a scenario.
@@ -295,6 +301,10 @@ const (
 	DefaultBufferMiB    = 32.0
 	DefaultPayloadBytes = 1000
 	DefaultPrio         = 3
+	// The link defaults of topology.kind dcon_testbed: the testbed's 40 Gb/s
+	// and 5 µs.
+	DCONTestbedGbps    = 40.0
+	DCONTestbedDelayNs = 5000.0
 )
 
 // applyDefaults sets the fields that root (the document) does not give to
@@ -318,15 +328,21 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	}
 	if !has("topology", "link_gbps") {
 		t.LinkGbps = DefaultLinkGbps
+		if t.Kind == "dcon_testbed" {
+			t.LinkGbps = DCONTestbedGbps
+		}
 	}
 	if !has("topology", "link_delay_ns") {
 		t.LinkDelayNs = DefaultLinkDelayNs
+		if t.Kind == "dcon_testbed" {
+			t.LinkDelayNs = DCONTestbedDelayNs
+		}
 	}
 	if has("topology", "hosts_per_edge") && t.HostsPerEdge == 0 {
 		errs = append(errs, fmt.Errorf("topology.hosts_per_edge = 0 out of range [1, 512] (omit it for k/2)"))
 	}
 	sw := &s.Switch
-	if !has("switch", "buffer_mib") {
+	if !has("switch", "buffer_mib") && !has("switch", "buffer_mb") {
 		sw.BufferMiB = DefaultBufferMiB
 	}
 	if !has("switch", "pfc") {
@@ -362,6 +378,7 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	}
 	if p := w.Poisson; p != nil {
 		genPrio("poisson", &p.Prio)
+		p.loadGiven = has("workload", "poisson", "load")
 	}
 	if p := w.IncastBursts; p != nil {
 		genPrio("incast_bursts", &p.Prio)
@@ -396,6 +413,14 @@ func CheckName(field, name string) error {
 		return fmt.Errorf("%s = %q: it names a directory; use 1 to 200 letters, digits and . _ - + (not starting with a dot)", field, name)
 	}
 	return nil
+}
+
+// nodeRange checks a node id field (a name that did not resolve is
+// reported by resolveNames).
+func nodeRange(errs *Errors, field string, v NodeID) {
+	if !v.unresolved() {
+		rangef(errs, field, float64(v), 0, 1e7)
+	}
 }
 
 func rangef(errs *Errors, field string, v, lo, hi float64) {
@@ -484,9 +509,22 @@ func (s *Scenario) validate() Errors {
 			rangef(&errs, "topology.hosts_per_edge", float64(t.HostsPerEdge), 1, 512)
 		}
 	case "fat320":
+	case "dcon_testbed":
+		for _, f := range []struct {
+			name string
+			v    int
+		}{{"hosts", t.Hosts}, {"spines", t.Spines}, {"leaves", t.Leaves}, {"hosts_per_leaf", t.HostsPerLeaf}, {"k", t.K}, {"hosts_per_edge", t.HostsPerEdge}} {
+			if f.v != 0 {
+				errs = append(errs, fmt.Errorf("topology.%s = %d: kind dcon_testbed has a fixed shape (3 leaves, 2 spines, 8 + 8 + 2 hosts); set only the link rates and delays", f.name, f.v))
+			}
+		}
+		if t.File != "" {
+			errs = append(errs, fmt.Errorf("topology.file is only valid with kind ns3"))
+		}
 	default:
-		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320", t.Kind))
+		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320, dcon_testbed", t.Kind))
 	}
+	badNodes := resolveNames(&t.HostLinks, "topology.host_links", t.Kind, &errs)
 	for i, hl := range t.HostLinks {
 		f := fmt.Sprintf("topology.host_links[%d]", i)
 		if len(hl.Hosts) == 0 {
@@ -510,10 +548,17 @@ func (s *Scenario) validate() Errors {
 	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
-	s.sound.topology = len(errs) == n
+	s.sound.topology = len(errs) == n && !badNodes
 	n = len(errs)
 	sw := &s.Switch
-	rangef(&errs, "switch.buffer_mib", sw.BufferMiB, 0.0625, 1<<20)
+	if sw.BufferMB != nil {
+		if sw.BufferMiB != 0 {
+			errs = append(errs, fmt.Errorf("switch.buffer_mb and switch.buffer_mib both given: give the buffer in one unit"))
+		}
+		rangef(&errs, "switch.buffer_mb", *sw.BufferMB, 0.065536, 1099511.627776) // = buffer_mib's range in bytes
+	} else {
+		rangef(&errs, "switch.buffer_mib", sw.BufferMiB, 0.0625, 1<<20)
+	}
 	switch sw.PFC {
 	case "dynamic", "static", "off":
 	default:
@@ -550,6 +595,7 @@ func (s *Scenario) validate() Errors {
 	s.sound.fabric = len(errs) == n
 	n = len(errs)
 	w := &s.Workload
+	badNodes = resolveNames(w, "workload", t.Kind, &errs)
 	switch w.Kind {
 	case "flows":
 		if len(w.Flows) == 0 {
@@ -587,9 +633,12 @@ func (s *Scenario) validate() Errors {
 		rangef(&errs, p+".size_bytes", float64(f.SizeBytes), 1, 1e15)
 		rangef(&errs, p+".start_ns", f.StartNs, 0, 1e12)
 		rangef(&errs, p+".prio", float64(f.Prio), 1, 7)
-		rangef(&errs, p+".src", float64(f.Src), 0, 1e7)
-		rangef(&errs, p+".dst", float64(f.Dst), 0, 1e7)
-		if f.Src == f.Dst {
+		nodeRange(&errs, p+".src", f.Src)
+		nodeRange(&errs, p+".dst", f.Dst)
+		if f.Via != nil {
+			nodeRange(&errs, p+".via", *f.Via)
+		}
+		if f.Src == f.Dst && !f.Src.unresolved() {
 			errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
 		}
 	}
@@ -604,7 +653,7 @@ func (s *Scenario) validate() Errors {
 			rangef(&errs, fmt.Sprintf("workload.incast.sizes_bytes[%d]", i), float64(v), 1, 1e15)
 		}
 		for i, v := range in.Senders {
-			if v == in.Receiver {
+			if v == in.Receiver && !v.unresolved() {
 				errs = append(errs, fmt.Errorf("workload.incast.senders[%d] = %d equals the receiver", i, v))
 			}
 		}
@@ -639,7 +688,27 @@ func (s *Scenario) validate() Errors {
 		rangef(&errs, "workload.many_to_many.per_sender", float64(p.PerSender), 1, 1e6)
 	}
 	if p := w.Poisson; p != nil {
-		rangef(&errs, "workload.poisson.load", p.Load, 1e-6, 1)
+		if p.CoreLoad != nil {
+			if p.loadGiven || p.Load != 0 {
+				errs = append(errs, fmt.Errorf("workload.poisson.load and workload.poisson.core_load both given: give one (core_load is converted to the per-host load)"))
+			}
+			rangef(&errs, "workload.poisson.core_load", *p.CoreLoad, 1e-6, 1)
+			if t.Kind != "leaf_spine" {
+				errs = append(errs, fmt.Errorf("workload.poisson.core_load needs topology.kind leaf_spine (the leaf→spine uplinks are the core), not %s; give workload.poisson.load", t.Kind))
+			}
+			if len(p.Hosts) > 0 {
+				errs = append(errs, fmt.Errorf("workload.poisson.core_load assumes every host sends and receives; remove workload.poisson.hosts or give workload.poisson.load"))
+			}
+			for i, hl := range t.HostLinks {
+				if hl.Gbps != nil {
+					errs = append(errs, fmt.Errorf("workload.poisson.core_load assumes equal host links; topology.host_links[%d].gbps changes some", i))
+				}
+			}
+		} else if !p.loadGiven && p.Load == 0 {
+			errs = append(errs, fmt.Errorf("workload.poisson.load is required, in [1e-06, 1] (or workload.poisson.core_load on a leaf_spine topology)"))
+		} else {
+			rangef(&errs, "workload.poisson.load", p.Load, 1e-6, 1)
+		}
 		rangef(&errs, "workload.poisson.duration_ms", p.DurationMs, 1e-6, 1e5)
 		if p.CDF == "" {
 			errs = append(errs, fmt.Errorf("workload.poisson.cdf is required (websearch, datamining, fbhadoop, googlerpc, alistorage or a file)"))
@@ -653,9 +722,10 @@ func (s *Scenario) validate() Errors {
 	if p := w.AllToAll; p != nil {
 		rangef(&errs, "workload.all_to_all.size_bytes", float64(p.SizeBytes), 1, 1e12)
 	}
-	s.sound.workload = len(errs) == n
+	s.sound.workload = len(errs) == n && !badNodes
 	n = len(errs)
 	o := &s.Outputs
+	badNodes = resolveNames(o, "outputs", t.Kind, &errs)
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
 	}
@@ -674,7 +744,7 @@ func (s *Scenario) validate() Errors {
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}
-	s.sound.outputs = len(errs) == n
+	s.sound.outputs = len(errs) == n && !badNodes
 	return errs
 }
 

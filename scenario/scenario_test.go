@@ -70,7 +70,7 @@ func TestParseDefaultScenario(t *testing.T) {
 		t.Fatalf("len(Senders) = %d, want 20", len(in.Senders))
 	}
 	for i, v := range in.Senders {
-		if v != i {
+		if int(v) != i {
 			t.Errorf("Senders[%d] = %d, want %d", i, v, i)
 		}
 	}

@@ -20,35 +20,35 @@ import (
 type Series struct {
 	// BinUs is the bin width in µs ([0.01, 1e6]); required when any series
 	// is on.
-	BinUs float64 `yaml:"bin_us"`
+	BinUs float64 `yaml:"bin_us,omitempty"`
 	// FlowRate writes flow_rate.csv: the delivered (in-order payload) rate
 	// per bin of every flow ("flow"), or summed over the flows of each
 	// sender ("src") or receiver ("dst"). "" = off. A flow (group) has a row
 	// for every bin that overlaps its active interval [start, finish].
-	FlowRate string `yaml:"flow_rate"`
+	FlowRate string `yaml:"flow_rate,omitempty"`
 	// FlowRateBinUs is the bin of flow_rate.csv when it should differ from
 	// bin_us (a multiple of it is not required); absent = bin_us.
-	FlowRateBinUs *float64 `yaml:"flow_rate_bin_us"`
+	FlowRateBinUs *float64 `yaml:"flow_rate_bin_us,omitempty"`
 	// LinkPorts writes link_rate.csv: per bin, the bytes each listed port
 	// started transmitting (wire bytes, all packets) and the data payload
 	// among them, as rates. Empty with link_rate true = every switch port.
-	LinkPorts []Port `yaml:"link_ports"`
-	LinkRate  bool   `yaml:"link_rate"`
+	LinkPorts []Port `yaml:"link_ports,omitempty"`
+	LinkRate  bool   `yaml:"link_rate,omitempty"`
 	// PFC writes pfc_bins.csv: PFC PAUSE frames per link direction per bin
 	// (from = the port that sent the pause, to = the transmitter it paused).
-	PFC bool `yaml:"pfc"`
+	PFC bool `yaml:"pfc,omitempty"`
 	// QueuePorts writes queue_series.csv: the egress queue length (bytes,
 	// all classes) of each listed port, sampled every queue_sample_us
 	// ([0.01, 1e6], default 1) and summarised per bin as min, mean and max.
-	QueuePorts    []Port   `yaml:"queue_ports"`
-	QueueSampleUs *float64 `yaml:"queue_sample_us"`
+	QueuePorts    []Port   `yaml:"queue_ports,omitempty"`
+	QueueSampleUs *float64 `yaml:"queue_sample_us,omitempty"`
 	// QueueBinUs is the bin of queue_series.csv when it should differ from
 	// bin_us; absent = bin_us.
-	QueueBinUs *float64 `yaml:"queue_bin_us"`
+	QueueBinUs *float64 `yaml:"queue_bin_us,omitempty"`
 	// IngressPorts adds to queue_series.csv the ingress queue of these
 	// switch ports (bytes held that entered on the port, all classes: what
 	// PFC watches), rows with dir = ingress; egress rows have dir = egress.
-	IngressPorts []Port `yaml:"ingress_ports"`
+	IngressPorts []Port `yaml:"ingress_ports,omitempty"`
 }
 
 func (sr *Series) on() bool {
@@ -76,7 +76,7 @@ func (sr *Series) validate(errs *Errors) {
 		}
 	}
 	for i, p := range append(append(append([]Port{}, sr.LinkPorts...), sr.QueuePorts...), sr.IngressPorts...) {
-		if p.Node < 0 || p.Port < 0 {
+		if p.Node < 0 && !p.Node.unresolved() || p.Port < 0 {
 			*errs = append(*errs, fmt.Errorf("outputs.series ports[%d]: node %d port %d must not be negative", i, p.Node, p.Port))
 		}
 	}
@@ -156,7 +156,10 @@ func (b *Built) setupSeries() error {
 	resolve := func(field string, ps []Port) ([]int32, error) {
 		out := make([]int32, len(ps))
 		for i, qp := range ps {
-			if qp.Node < 0 || qp.Node >= len(n.Nodes) || qp.Port < 0 || qp.Port >= int(n.Nodes[qp.Node].NumPorts) {
+			if qp.Node.unresolved() {
+				continue // reported by validation
+			}
+			if qp.Node < 0 || int(qp.Node) >= len(n.Nodes) || qp.Port < 0 || qp.Port >= int(n.Nodes[qp.Node].NumPorts) {
 				return nil, fmt.Errorf("outputs.series.%s[%d]: node %d port %d does not exist", field, i, qp.Node, qp.Port)
 			}
 			out[i] = n.Nodes[qp.Node].FirstPort + int32(qp.Port)
@@ -176,7 +179,7 @@ func (b *Built) setupSeries() error {
 			}
 			for k := range nd.NumPorts {
 				rec.links = append(rec.links, nd.FirstPort+k)
-				rec.linkPort = append(rec.linkPort, Port{Node: i, Port: int(k)})
+				rec.linkPort = append(rec.linkPort, Port{Node: NodeID(i), Port: int(k)})
 			}
 		}
 	}

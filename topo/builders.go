@@ -119,6 +119,41 @@ func (p LeafSpineParams) Oversubscription() float64 {
 	return float64(h) * float64(p.HostBps) / up
 }
 
+// HostLoadForCoreLoad converts a core-layer load ρ_c — the expected
+// utilisation of the leaf→spine uplinks — into the per-host offered load
+// ρ_h (a fraction of each host's link, what workload.Poisson's Load is) for
+// traffic between uniformly random host pairs (paper 003's E3,
+// docs/papers.md §5.3). With L leaves of H hosts, S spines, host links of
+// rate r_h and uplinks of rate r_f, a fraction
+//
+//	f = (L−1)·H / (L·H − 1)
+//
+// of a host's traffic goes to another leaf; a leaf sends H·ρ_h·r_h·f up,
+// spread over its S uplinks (ECMP), so ρ_c = H·ρ_h·r_h·f / (S·r_f) and
+//
+//	ρ_h = ρ_c · S·r_f / (H·r_h·f).
+//
+// For T5 (8 spines, 10 leaves, 24 hosts, 40 Gb/s everywhere) f = 216/239
+// ≈ 0.904 and ρ_h ≈ 0.369·ρ_c. It needs even leaves (no LeafHosts), at
+// least 2 leaves and valid parameters; ρ_h is not capped (a caller that
+// needs ρ_h ≤ 1 checks it).
+func (p LeafSpineParams) HostLoadForCoreLoad(core float64) (float64, error) {
+	if err := p.Validate(); err != nil {
+		return 0, err
+	}
+	switch {
+	case p.LeafHosts != nil:
+		return 0, fmt.Errorf("topo: leaf_spine: core load needs the same number of hosts on every leaf (no leaf_hosts)")
+	case p.Leaves < 2:
+		return 0, fmt.Errorf("topo: leaf_spine.leaves = %d: with one leaf no traffic crosses the spines, a core load is undefined", p.Leaves)
+	case p.HostsPerLeaf*p.Leaves < 2:
+		return 0, fmt.Errorf("topo: leaf_spine: a core load needs at least 2 hosts")
+	}
+	l, h, s := float64(p.Leaves), float64(p.HostsPerLeaf), float64(p.Spines)
+	f := (l - 1) * h / (l*h - 1)
+	return core * s * float64(p.FabricBps) / (h * float64(p.HostBps) * f), nil
+}
+
 // Validate checks the parameters; the errors name each offending parameter
 // (as leaf_spine.<snake_case name>) and its allowed range.
 func (p LeafSpineParams) Validate() error {

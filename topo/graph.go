@@ -34,9 +34,14 @@ type Link struct {
 // in a fixed order. A node's ports are numbered in link order: port k of node
 // n is the k-th link (0-based) in Links that touches n. This matches the
 // reference simulator's device numbering minus its loopback device.
+//
+// Names optionally names the nodes (nil, or one distinct non-empty name per
+// node), e.g. "H0" or "S1" in the DCON testbed (DCONTestbed); scenario
+// files may then refer to nodes by name. Names do not affect simulation.
 type Graph struct {
 	Kinds []NodeKind
 	Links []Link
+	Names []string
 }
 
 // NumNodes returns the number of nodes.
@@ -78,10 +83,48 @@ func (g *Graph) Ports() [][]PortRef {
 	return ports
 }
 
+// NodeByName returns the id of the node called name, and whether there is
+// one.
+func (g *Graph) NodeByName(name string) (int, bool) {
+	if name == "" {
+		return 0, false
+	}
+	for i, s := range g.Names {
+		if s == name {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
+// Name returns the name of node id, or "" if it has none.
+func (g *Graph) Name(id int) string {
+	if id < 0 || id >= len(g.Names) {
+		return ""
+	}
+	return g.Names[id]
+}
+
 // Validate checks that every link joins two distinct existing nodes, has a
-// positive rate, a non-negative delay and an error rate in [0, 1].
+// positive rate, a non-negative delay and an error rate in [0, 1], and
+// that Names, if set, gives every node a distinct non-empty name.
 func (g *Graph) Validate() error {
 	n := len(g.Kinds)
+	if g.Names != nil {
+		if len(g.Names) != n {
+			return fmt.Errorf("topo: %d names for %d nodes", len(g.Names), n)
+		}
+		seen := make(map[string]int, n)
+		for i, s := range g.Names {
+			if s == "" {
+				return fmt.Errorf("topo: node %d: empty name", i)
+			}
+			if j, dup := seen[s]; dup {
+				return fmt.Errorf("topo: nodes %d and %d are both named %q", j, i, s)
+			}
+			seen[s] = i
+		}
+	}
 	for i, k := range g.Kinds {
 		if k != Host && k != Switch {
 			return fmt.Errorf("topo: node %d: unknown kind %d", i, k)

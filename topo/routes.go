@@ -1,6 +1,7 @@
 package topo
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"slices"
@@ -375,4 +376,49 @@ func IdealFCT(p PathInfo, sizeBytes int64, payloadBytes int, hdrBytes int) sim.T
 		return sim.Never
 	}
 	return rtt + sim.Time(q)*sim.Nanosecond
+}
+
+// DistFrom returns the hop count from node root to every node, over paths
+// whose inner nodes are switches (the routing's BFS, with root as the only
+// node expanded besides switches); -1 = unreachable. Distances are
+// symmetric, so it is also the distance from every node to root.
+func (g *Graph) DistFrom(root int) []int32 {
+	dist := make([]int32, len(g.Kinds))
+	if root < 0 || root >= len(g.Kinds) {
+		for i := range dist {
+			dist[i] = -1
+		}
+		return dist
+	}
+	g.bfs(g.neighbours(), root, dist, make([]int32, 0, len(g.Kinds)), nil, nil)
+	return dist
+}
+
+// CheckVia reports whether switch via lies on a shortest path (as the
+// routing counts hops) from host src to host dst, which is what routing a
+// flow through via (route pinning) needs: a nil error if it does, else an
+// error saying why not (via not a switch, unreachable, or a detour of so
+// many hops). It runs two BFSs.
+func (g *Graph) CheckVia(src, dst, via int) error {
+	n := len(g.Kinds)
+	switch {
+	case via < 0 || via >= n:
+		return fmt.Errorf("node %d does not exist (nodes are 0..%d)", via, n-1)
+	case g.Kinds[via] != Switch:
+		return fmt.Errorf("node %d is a host, not a switch", via)
+	case src < 0 || src >= n || g.Kinds[src] != Host || dst < 0 || dst >= n || g.Kinds[dst] != Host:
+		return fmt.Errorf("flow %d → %d: the endpoints must be hosts", src, dst)
+	}
+	dv := g.DistFrom(via)
+	direct := g.DistFrom(dst)[src]
+	if direct < 0 {
+		return fmt.Errorf("host %d cannot reach host %d", src, dst)
+	}
+	if dv[src] < 0 || dv[dst] < 0 {
+		return fmt.Errorf("switch %d is not reachable from hosts %d and %d", via, src, dst)
+	}
+	if d := dv[src] + dv[dst]; d != direct {
+		return fmt.Errorf("switch %d is not on a shortest path from host %d to host %d (%d hops through it, %d on a shortest path)", via, src, dst, d, direct)
+	}
+	return nil
 }

@@ -18,4 +18,11 @@ type Flow struct {
 	// e.g. 2.000000223 s starts at 2,000,000,222 ns. Set by ReadNS3Flows and
 	// the builders; 0 when unknown.
 	RefStart sim.Time
+	// Via, when HasVia is set, pins the flow's data path through switch
+	// node Via: at every switch before Via the data packets choose only
+	// among the equal-cost next hops on a shortest path through Via (see
+	// fabric.Network.AddFlows); Via must lie on a shortest path from Src
+	// to Dst. Not part of the reference flow file format.
+	Via    int
+	HasVia bool
 }

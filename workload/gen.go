@@ -417,6 +417,11 @@ type LongShortParams struct {
 	Interval sim.Time
 	Poisson  bool
 
+	// LongPinned pins every long flow's data path through switch LongVia
+	// (Flow.Via; short flows are not pinned).
+	LongVia    int
+	LongPinned bool
+
 	Prio   int    // priority class of every flow, 0..7
 	Seed   uint64 // scenario seed
 	Stream string // random stream name after "workload/"; "" = "longshort"
@@ -481,7 +486,7 @@ func LongShort(p LongShortParams) ([]Flow, error) {
 		if s < 0 || d < 0 || s > maxNodeID || d > maxNodeID || s == d {
 			return nil, fmt.Errorf("workload: %s: invalid long flow %d → %d", name, s, d)
 		}
-		flows = append(flows, Flow{Src: s, Dst: d, Prio: p.Prio, SizeBytes: p.LongSize, Start: p.LongStart})
+		flows = append(flows, Flow{Src: s, Dst: d, Prio: p.Prio, SizeBytes: p.LongSize, Start: p.LongStart, Via: p.LongVia, HasVia: p.LongPinned})
 	}
 	if p.ShortCount > 0 {
 		r := stream(p.Seed, p.Stream, "longshort")

@@ -629,3 +629,33 @@ func TestGeneratedRoundTrip(t *testing.T) {
 		t.Logf("start %d ps: %d flows round-tripped exactly", int64(start), len(flows))
 	}
 }
+
+// TestLongShortPinned: LongPinned pins the long flows (and only them)
+// through LongVia; the flows are otherwise those of the unpinned call.
+func TestLongShortPinned(t *testing.T) {
+	p := LongShortParams{LongSenders: []int{0, 1}, LongReceivers: []int{16, 17}, LongSize: 200e6,
+		ShortSenders: []int{2, 3, 4}, Receiver: 17, ShortCount: 5, ShortMin: 64000, ShortMax: 64000,
+		ShortStart: sim.Millisecond, Interval: 20 * sim.Microsecond, Prio: 3, Seed: 1}
+	free, err := LongShort(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.LongVia, p.LongPinned = 22, true
+	pinned, err := LongShort(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pinned) != 2+15 || len(free) != len(pinned) {
+		t.Fatalf("%d / %d flows", len(pinned), len(free))
+	}
+	for i, f := range pinned {
+		long := f.SizeBytes == 200e6
+		if f.HasVia != long || long && f.Via != 22 {
+			t.Errorf("flow %d %+v: pinned %v, want %v", i, f, f.HasVia, long)
+		}
+		f.Via, f.HasVia = 0, false
+		if f != free[i] {
+			t.Errorf("flow %d differs from the unpinned call: %+v vs %+v", i, f, free[i])
+		}
+	}
+}
