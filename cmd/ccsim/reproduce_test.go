@@ -24,7 +24,7 @@ func TestReproduceList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dcqcn-p  paper 004", "e1  Single-QP", "e2  PMTU sweep", "e3  DCQCN-p vs DCQCN", "minrate-dcqcnp", "[paper: 13.28 Gb/s; number]", "not yet reproducible: dcon"} {
+	for _, want := range []string{"dcqcn-p  paper 004", "e1  Single-QP", "e2  PMTU sweep", "e3  DCQCN-p vs DCQCN", "minrate-dcqcnp", "[paper: 13.28 Gb/s; number]", "dcon  paper 003", "e4  DCON's sensitivity", "not yet reproducible: decc"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("reproduce list lacks %q:\n%s", want, out)
 		}

@@ -3,5 +3,6 @@
 package papers
 
 import (
+	_ "github.com/ccsim/ccsim/experiment/papers/dcon"   // paper 003
 	_ "github.com/ccsim/ccsim/experiment/papers/dcqcnp" // paper 004
 )

@@ -1,0 +1,197 @@
+package dcon
+
+// E2: burst intensity on the testbed (Fig. 7): the average FCT of the 422
+// flows as the short flows' interval and size vary.
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/report"
+)
+
+var (
+	e2Intervals = []float64{10, 15, 20, 25, 30}  // µs
+	e2SizesKB   = []int64{32, 64, 128, 256, 512} // KB (1000 B)
+)
+
+const (
+	e2DefInterval = 15.0
+	e2DefSizeKB   = 64
+)
+
+// e2Scale: long flows' size, short flows per sender, burst start.
+func e2Scale(sc experiment.Scale) (longBytes int64, count int, startMs float64) {
+	if sc == experiment.ScaleQuick {
+		return 10_000_000, 4, 1
+	}
+	return 200_000_000, 30, 10
+}
+
+func e2Runs(sc experiment.Scale) []experiment.RunSpec {
+	longBytes, count, start := e2Scale(sc)
+	point := func(ivUs float64, kb int64) map[string]any {
+		return map[string]any{"workload": map[string]any{"long_short": map[string]any{
+			"short_min_bytes": kb * 1000, "short_max_bytes": kb * 1000, "interval_us": ivUs}}}
+	}
+	base := map[string]any{
+		"stop_ms": 2000,
+		"workload": map[string]any{"long_short": map[string]any{
+			"long_size_bytes": longBytes, "short_count": count, "short_start_ns": start * 1e6}},
+		"outputs": map[string]any{"series": nil},
+	}
+	var iv, sz experiment.Axis
+	iv.Name, sz.Name = "interval_us", "size_kb"
+	for _, x := range e2Intervals {
+		iv.Values = append(iv.Values, experiment.Value{Label: fmt.Sprint(x), Patch: point(x, e2DefSizeKB)})
+	}
+	for _, kb := range e2SizesKB {
+		sz.Values = append(sz.Values, experiment.Value{Label: fmt.Sprint(kb), Patch: point(e2DefInterval, kb)})
+	}
+	runs := experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{iv}, CC: ccNames(), CCPatch: ccPatch(nil)}.Expand()
+	return append(runs, experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{sz}, CC: ccNames(), CCPatch: ccPatch(nil)}.Expand()...)
+}
+
+func e2() *experiment.Experiment {
+	return &experiment.Experiment{
+		ID:    "e2",
+		Title: "Burst intensity on the testbed (Fig. 7)",
+		Setup: `The testbed of E0 (T4). H0 → R0 and H1 → R1 each send one 200 MB flow (pinned through S1, as in E0) from 0; from 10 ms, when they have converged, H2–H15 each send 30 short flows to R1, one every interval (all 14 senders at once): 2 + 14 × 30 = 422 flows. (a) interval 10, 15, 20, 25, 30 µs with 64 KB flows; (b) short-flow size 32, 64, 128, 256, 512 KB with a 15 µs interval (the defaults are interpretations: 64 KB from E0, 15 µs from the paper's §6.1.2). Metric: the average FCT of all 422 flows (the two long flows included). Algorithms: DCQCN (the DCQCN paper's parameters, CNP every 50 µs, step ECN at 200 KB), Swift and PCN with their defaults, DCON with its defaults (Q_ECN 200 KB, dynamic Q_CNM, T = 3 RTT). Each run ends when every flow has finished.`,
+		Claims: []experiment.Claim{
+			{ID: "grows", Description: "the average FCT grows with burst intensity (shorter interval, larger flows) for every algorithm", PaperValue: "yes", Verdict: true},
+			{ID: "lowest-interval", Description: "DCON has the lowest average FCT at every interval", PaperValue: "yes", Verdict: true},
+			{ID: "lowest-size", Description: "DCON has the lowest average FCT at every short-flow size", PaperValue: "yes", Verdict: true},
+			{ID: "vs-dcqcn-20us", Description: "at a 20 µs interval DCON's average FCT is 47 % below DCQCN's", PaperValue: "−47", Unit: "%", Verdict: true},
+		},
+		Runs:    e2Runs,
+		Analyze: analyzeE2,
+	}
+}
+
+func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
+	sec := &report.Section{}
+	avg := func(key string) (float64, int, error) {
+		run, err := ctx.Run(key)
+		if err != nil {
+			return math.NaN(), 0, err
+		}
+		recs, err := run.Flows()
+		if err != nil {
+			return math.NaN(), 0, err
+		}
+		s, n, unf := 0.0, 0, 0
+		for _, f := range recs {
+			if !f.Done {
+				unf++
+				continue
+			}
+			s += f.FCT().Microseconds()
+			n++
+		}
+		if unf > 0 {
+			return s / float64(n), unf, fmt.Errorf("%s: %d flows unfinished", key, unf)
+		}
+		return s / float64(n), len(recs), nil
+	}
+	type axis struct {
+		id, name, unit string
+		xs             []float64
+		key            func(x float64, cc string) string
+	}
+	axes := []axis{
+		{"interval", "interval between a sender's short flows", "µs", e2Intervals, func(x float64, cc string) string { return fmt.Sprintf("interval_us=%v cc=%s", x, cc) }},
+		{"size", "short-flow size", "KB", toF(e2SizesKB), func(x float64, cc string) string { return fmt.Sprintf("size_kb=%v cc=%s", x, cc) }},
+	}
+	claims := map[string]report.Claim{}
+	grows := true
+	var notes []string
+	for _, ax := range axes {
+		t := report.Table{ID: ax.id, Title: "Average FCT of the 422 flows (µs) by " + ax.name, Columns: []string{ax.name + " (" + ax.unit + ")"}}
+		fig := report.Figure{ID: ax.id, Title: "Fig. 7 — average FCT by " + ax.name, XLabel: ax.name + " (" + ax.unit + ")", YLabel: "average FCT (µs)"}
+		for _, a := range algs {
+			t.Columns = append(t.Columns, a.name)
+		}
+		vals := map[string][]float64{}
+		for _, x := range ax.xs {
+			row := []string{fmt.Sprint(x)}
+			for _, a := range algs {
+				v, n, err := avg(ax.key(x, a.cc))
+				if err != nil {
+					notes = append(notes, err.Error())
+				}
+				if n > 0 && n != 422 && ctx.Scale == experiment.ScalePaper {
+					notes = append(notes, fmt.Sprintf("%s: %d flows, not 422", ax.key(x, a.cc), n))
+				}
+				vals[a.cc] = append(vals[a.cc], v)
+				row = append(row, f3(v))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+		lowest := true
+		for i := range ax.xs {
+			for _, a := range algs[:3] {
+				if !(vals["dcon"][i] < vals[a.cc][i]) {
+					lowest = false
+				}
+			}
+		}
+		for i, a := range algs {
+			fig.Series = append(fig.Series, report.Series{Label: a.name, X: ax.xs, Y: vals[a.cc], Points: true, Style: i + 1})
+			// intensity grows as the interval shrinks and the size grows
+			v := slices.Clone(vals[a.cc])
+			if ax.id == "interval" {
+				slices.Reverse(v)
+			}
+			if !slices.IsSorted(v) {
+				grows = false
+			}
+		}
+		wins := func() string {
+			s := ""
+			for i, x := range ax.xs {
+				best := "DCON"
+				for _, a := range algs {
+					if vals[a.cc][i] < vals[best2cc(best)][i] {
+						best = a.name
+					}
+				}
+				if i > 0 {
+					s += ", "
+				}
+				s += fmt.Sprintf("%v: %s", x, best)
+			}
+			return "lowest by point: " + s
+		}()
+		claims["lowest-"+ax.id] = verdict(wins, lowest, "")
+		if ax.id == "interval" {
+			i := slices.Index(ax.xs, 20)
+			d, q := vals["dcon"][i], vals["dcqcn"][i]
+			claims["vs-dcqcn-20us"] = verdict(fmt.Sprintf("%+.0f", pct(d, q)), d < q, fmt.Sprintf("DCON %.0f µs, DCQCN %.0f µs", d, q))
+		}
+		sec.Tables = append(sec.Tables, t)
+		sec.Figures = append(sec.Figures, fig)
+	}
+	claims["grows"] = verdict(fmt.Sprint(grows), grows, "monotone in both sweeps for all four algorithms")
+	sec.Claims = ctx.Claims(claims)
+	sec.Notes = notes
+	return sec, nil
+}
+
+func best2cc(name string) string {
+	for _, a := range algs {
+		if a.name == name {
+			return a.cc
+		}
+	}
+	return name
+}
+
+func toF(xs []int64) []float64 {
+	out := make([]float64, len(xs))
+	for i, x := range xs {
+		out[i] = float64(x)
+	}
+	return out
+}

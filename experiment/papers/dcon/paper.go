@@ -1,0 +1,113 @@
+// Package dcon reproduces paper 003: J. Hu, J. Huang, J. Wang, J. Wang, "A
+// transmission control mechanism for lossless datacenter network based on
+// direct congestion notification", Acta Electronica Sinica
+// (docs/papers.md §5; the mechanism: docs/algorithms/dcon.md). Its
+// experiments: bursts under PFC on the testbed with DCQCN (E0, Fig. 2) and
+// DCON (E1, Fig. 6), burst intensity (E2, Fig. 7), the large-scale
+// leaf-spine (E3, Figs. 8–10) and DCON's parameter sensitivity (E4, Figs.
+// 11, 12).
+package dcon
+
+import (
+	"fmt"
+	"math"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/topo"
+)
+
+func init() {
+	experiment.Register(&experiment.Paper{
+		ID:       "dcon",
+		Number:   "003",
+		Title:    "DCON: a transmission control mechanism for lossless datacenter networks based on direct congestion notification",
+		Citation: "J. Hu, J. Huang, J. Wang, J. Wang, Acta Electronica Sinica, doi:10.12263/DZXB.20220491",
+		Summary: `DCON keeps DCQCN for persistent congestion and adds a switch fast path for bursts: an egress port whose queue passes Q_CNM stops ECN marking and sends congestion notification messages (CNMs) straight to the senders of its flows, telling them to go to C/N, but only to flows whose ingress port also carries innocent (non-congested) flows, so that PFC does not pause those. Q_CNM is derived so that the CNM arrives before the ingress would trigger PFC. The paper shows on a P4 testbed how DCQCN's bursts spread through PFC and how DCON prevents it, then compares DCON with DCQCN, Swift and PCN under burst intensity and on a 240-host leaf-spine with web-search and data-mining traffic.
+
+ccsim runs every experiment with its own dcon, dcqcn, swift and pcn. The paper's figures are not available, only their captions and the text; the numbers below come from its text. Interpretations are stated in each experiment's setup (all of DCON's: docs/algorithms/dcon.md).`,
+		Experiments: []*experiment.Experiment{e0(), e1(), e2(), e3(), e4()},
+	})
+}
+
+// The testbed's nodes and the ports the paper samples.
+var tb = topo.DCONTestbedNodes()
+
+// The algorithms compared (E2–E3) and their names.
+var algs = []struct{ cc, name string }{
+	{"dcqcn", "DCQCN"}, {"swift", "Swift"}, {"pcn", "PCN"}, {"dcon", "DCON"},
+}
+
+// paramsMap turns a parameter struct into a patch (its YAML fields).
+func paramsMap(p any) map[string]any {
+	b, err := yaml.Marshal(p)
+	if err != nil {
+		panic(err)
+	}
+	var m map[string]any
+	if err := yaml.Unmarshal(b, &m); err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// dcqcnPaper is the baseline DCQCN of paper 003: "DCQCN with the DCQCN
+// paper's default parameters" — the DCQCN paper's reaction point, the same
+// as DCON's end-to-end loop (canonical mode: α and rate-increase timers 55
+// µs, byte counter 10 MB, F = 5, g = 1/256, R_AI 40 Mb/s, R_HAI 200 Mb/s)
+// and a CNP at most every 50 µs per flow.
+func dcqcnPaper() map[string]any {
+	return map[string]any{
+		"params": map[string]any{"dcqcn": paramsMap(&cc.DCONDefaults().DCQCNParams)},
+		"host":   map[string]any{"cnp_interval_us": 50},
+	}
+}
+
+// ccPatch is each algorithm's patch: DCQCN as above; Swift, PCN and DCON
+// with their defaults (DCON's switch part replaces the scenario's ECN
+// marking; PCN marks with its NP-ECN switches); extra holds per-experiment
+// DCON parameters.
+func ccPatch(dconParams map[string]any) map[string]map[string]any {
+	m := map[string]map[string]any{"dcqcn": dcqcnPaper()}
+	if dconParams != nil {
+		m["dcon"] = map[string]any{"params": map[string]any{"dcon": dconParams}}
+	}
+	return m
+}
+
+func ccNames() []string {
+	var out []string
+	for _, a := range algs {
+		out = append(out, a.cc)
+	}
+	return out
+}
+
+func nameOf(ccName string) string {
+	for _, a := range algs {
+		if a.cc == ccName {
+			return a.name
+		}
+	}
+	return ccName
+}
+
+func f3(v float64) string {
+	if math.IsNaN(v) {
+		return "—"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func pct(a, b float64) float64 { return 100 * (a/b - 1) }
+
+func verdict(value string, holds bool, note string) report.Claim {
+	h := "no"
+	if holds {
+		h = "yes"
+	}
+	return report.Claim{CCSimValue: value, Holds: h, Note: note}
+}
