@@ -109,4 +109,3 @@ func TestQuickReproduction(t *testing.T) {
 	}
 	htmlcheck.Check(t, filepath.Join(out, "dcqcn-p", "report.html"), []string{"Table 4 — paper | ccsim", "e1: Single-QP behavioural model"})
 }
-
