@@ -520,6 +520,7 @@ type Result struct {
 	Bytes       ByteSummary          `json:"bytes"`
 	Drops       int64                `json:"drops"`
 	LinkLosses  int64                `json:"link_losses"` // packets lost on lossy links (topology error rates), included in drops
+	ECNMarked   int64                `json:"ecn_marked"`  // packets switches marked CE (RED at dequeue, or an algorithm's own marking)
 	Jain        float64              `json:"jain_goodput"`
 	Events      int64                `json:"events"`
 	WallSeconds float64              `json:"wall_seconds"`
@@ -645,6 +646,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 			r.PFC.PausedUs += p.Stats.PausedTime.Microseconds()
 		}
 		r.Drops += p.Stats.Drops
+		r.ECNMarked += p.Stats.Marked
 	}
 	r.LinkLosses = n.Stats.LinkLosses
 	_, inflight := n.DataInFlight()
