@@ -1,13 +1,11 @@
 package dcqcnp
 
 import (
-	"encoding/csv"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/ccsim/ccsim/cc"
-	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/experiment/exptest"
 	"github.com/ccsim/ccsim/report/htmlcheck"
 )
 
@@ -59,53 +57,16 @@ func TestE1RoundSeries(t *testing.T) {
 // The whole paper at quick scale: every experiment runs, every claim has a
 // row, the report and its files exist.
 func TestQuickReproduction(t *testing.T) {
-	p, err := experiment.Lookup("dcqcn-p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := t.TempDir()
-	sum, err := experiment.Reproduce(p, experiment.Options{Scale: experiment.ScaleQuick, Out: out})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(sum.Failed) > 0 || len(sum.AnalysisErrors) > 0 || len(sum.NotRun) > 0 {
-		t.Fatalf("failed %v, analysis errors %v, not run %v", sum.Failed, sum.AnalysisErrors, sum.NotRun)
-	}
-	declared := 0
-	for _, e := range p.Experiments {
-		declared += len(e.Claims)
-	}
-	f, err := os.Open(filepath.Join(out, "dcqcn-p", "claims.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(rows) != declared+1 {
-		t.Fatalf("claims.csv has %d rows, want %d claims + header", len(rows)-1, declared)
-	}
+	dir, rows := exptest.QuickReproduce(t, "dcqcn-p")
 	holds := map[string]string{}
 	for _, r := range rows[1:] {
 		holds[r[1]+"/"+r[2]] = r[7]
-		if r[7] != "yes" && r[7] != "no" && r[7] != "n/a" {
-			t.Errorf("claim %v: holds = %q", r, r[7])
-		}
-		if r[5] == "" {
-			t.Errorf("claim %s/%s has no ccsim value", r[1], r[2])
-		}
 	}
 	for _, id := range []string{"e1/first-cut", "e1/fast-recovery", "e1/full-speed", "e1/consecutive-dcqcnp", "e2/fct-size"} {
 		if holds[id] != "yes" {
 			t.Errorf("claim %s: holds %q, want yes", id, holds[id])
 		}
 	}
-	for _, f := range []string{"report.html", "tables/e3_table4.csv", "tables/e2_pmtu.csv", "tables/e1_recovery.csv", "plots/e1_single.png", "plots/e1_single.svg", "plots/e2_fct.svg", "plots/e3_queue.png"} {
-		if st, err := os.Stat(filepath.Join(out, "dcqcn-p", f)); err != nil || st.Size() == 0 {
-			t.Errorf("%s: %v", f, err)
-		}
-	}
-	htmlcheck.Check(t, filepath.Join(out, "dcqcn-p", "report.html"), []string{"Table 4 — paper | ccsim", "e1: Single-QP behavioural model"})
+	exptest.Files(t, dir, "report.html", "tables/e3_table4.csv", "tables/e2_pmtu.csv", "tables/e1_recovery.csv", "plots/e1_single.png", "plots/e1_single.svg", "plots/e2_fct.svg", "plots/e3_queue.png")
+	htmlcheck.Check(t, filepath.Join(dir, "report.html"), []string{"Table 4 — paper | ccsim", "e1: Single-QP behavioural model"})
 }
