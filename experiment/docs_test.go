@@ -34,7 +34,10 @@ func moduleRoot(t *testing.T) string {
 func TestDocsCitationsResolve(t *testing.T) {
 	root := moduleRoot(t)
 	cite := regexp.MustCompile(`docs/[A-Za-z0-9_/.-]+\.md`)
-	external := regexp.MustCompile(`shared/spec|spec (README|dcqcn-p|dcon|wrcc|pidnn|decc|reference-simulator)(\.md)?\b`)
+	// the workplace's folder, spelt in pieces so that this line does not
+	// match itself
+	shared := "sha" + "red/"
+	external := regexp.MustCompile(`\.\./` + shared + `|` + shared + `(spec|anchors|seeds|design)|spec (README|dcqcn-p|dcon|wrcc|pidnn|decc|reference-simulator)(\.md)?\b`)
 	n := 0
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -56,7 +59,7 @@ func TestDocsCitationsResolve(t *testing.T) {
 		}
 		rel, _ := filepath.Rel(root, path)
 		for i, line := range strings.Split(string(b), "\n") {
-			if m := external.FindString(line); m != "" && !strings.HasSuffix(rel, "docs_test.go") {
+			if m := external.FindString(line); m != "" {
 				t.Errorf("%s:%d cites %q, which users of the repository do not have; cite docs/ instead", rel, i+1, m)
 			}
 			for _, c := range cite.FindAllString(line, -1) {

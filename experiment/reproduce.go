@@ -167,6 +167,10 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	return sum, nil
 }
 
+// errNotRun marks a run without results (not selected and never run, or
+// --report-only).
+var errNotRun = errors.New("not run")
+
 func notRun(refs []*RunRef) bool {
 	for _, r := range refs {
 		if r.Err != nil && errors.Is(r.Err, errNotRun) {

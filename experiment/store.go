@@ -11,7 +11,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -43,7 +42,7 @@ type InputFile struct {
 	SHA256 string `json:"sha256"`
 }
 
-// RunRecord is run.json: everything a result depends on, so that a number
+// Record is run.json: everything a result depends on, so that a number
 // can always be traced to its inputs. The resolved scenario (defaults
 // applied, the algorithm's parameters written out) is scenario.yaml beside
 // it.
@@ -253,5 +252,3 @@ func (st *Store) cleanTemps(olderThan time.Duration) {
 		}
 	}
 }
-
-var errNotRun = errors.New("not run")

@@ -320,7 +320,7 @@ func (n *Network) receiveData(pi int32) {
 	}
 	if cnp && n.cfg.CNPAsPacket {
 		ci := n.alloc()
-		*(&n.pkts[ci]) = Packet{Kind: KindCNP, Prio: q.Prio, QP: q.ID, Src: q.Dst, Dst: q.Src, Size: CNPBytes, Hash: q.hashRev}
+		n.pkts[ci] = Packet{Kind: KindCNP, Prio: q.Prio, QP: q.ID, Src: q.Dst, Dst: q.Src, Size: CNPBytes, Hash: q.hashRev}
 		nd.ackQ.push(ci)
 		n.Stats.CNPs++
 	} else if cnp {

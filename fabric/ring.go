@@ -7,8 +7,6 @@ type ring struct {
 	head, size int
 }
 
-func (r *ring) len() int { return r.size }
-
 func (r *ring) push(v int32) {
 	if r.size == len(r.buf) {
 		r.grow()

@@ -95,7 +95,6 @@ type seriesRec struct {
 	lastDel   []int64 // per flow: delivered bytes at the previous boundary
 	perBuf    []int64 // per group: bytes in the bin being closed
 	activeBuf []bool
-	fnext     sim.Time
 	flowRows  []flowRateRow
 
 	// links
@@ -224,7 +223,6 @@ func (b *Built) setupSeries() error {
 		rec.lastDel = make([]int64, len(b.Flows))
 		rec.perBuf = make([]int64, len(rec.groupID))
 		rec.activeBuf = make([]bool, len(rec.groupID))
-		rec.fnext = b.first + rec.fbin
 		n.Monitor(rec.fbin, func(n *fabric.Network, now sim.Time) {
 			if now <= b.first {
 				return

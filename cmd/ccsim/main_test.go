@@ -83,6 +83,9 @@ func TestRunWritesResultsAndTable(t *testing.T) {
 	if err == nil {
 		t.Fatal("unknown algorithm accepted")
 	}
+	if !strings.Contains(out, "nosuch") {
+		t.Errorf("the output does not name the unknown algorithm:\n%s", out)
+	}
 }
 
 func TestRefCompare(t *testing.T) {

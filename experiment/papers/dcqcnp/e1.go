@@ -200,8 +200,7 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 		dp, dq, dl []modelState
 	}
 	res := map[string]result{}
-	var summary report.Table
-	summary = report.Table{ID: "recovery", Title: "Recovery to full speed (round of the last decrease → round at line rate)",
+	summary := report.Table{ID: "recovery", Title: "Recovery to full speed (round of the last decrease → round at line rate)",
 		Columns: []string{"scenario", "marks", "DCQCN-p full at round", "DCQCN-p rounds", "DCQCN full at round", "DCQCN rounds", "DCQCN (R_AI literal 40 Gb/s) rounds", "paper DCQCN-p", "paper DCQCN"}}
 	paper := map[string][2]string{"single": {"9 (full speed at round 9)", "—"}, "two": {"9–10", "11–13"}, "three": {"9–10", "11–13"}, "incdec": {"6", "9"}}
 	fmtRounds := func(full, n int) (string, string) {
