@@ -38,10 +38,47 @@ type Link struct {
 // Names optionally names the nodes (nil, or one distinct non-empty name per
 // node), e.g. "H0" or "S1" in the DCON testbed (DCONTestbed); scenario
 // files may then refer to nodes by name. Names do not affect simulation.
+//
+// Domains optionally gives each node the id of its datacenter (nil = every
+// node in domain 0), for cross-datacenter topologies: WRCC's INT extension
+// carries it (docs/algorithms/wrcc.md) and cross-DC workloads draw hosts by
+// domain. Roles optionally tags each node with its role ("host", "tor",
+// "agg", "core", "dci", "spine", "leaf", ...; nil = none) so that scenarios
+// can give switches of one role their own settings (buffer, PFC) and
+// switch features can act only at some roles (BiCC at the DCI switches).
 type Graph struct {
-	Kinds []NodeKind
-	Links []Link
-	Names []string
+	Kinds   []NodeKind
+	Links   []Link
+	Names   []string
+	Domains []uint16
+	Roles   []string
+}
+
+// Domain returns the datacenter id of node id (0 without Domains).
+func (g *Graph) Domain(id int) uint16 {
+	if id < 0 || id >= len(g.Domains) {
+		return 0
+	}
+	return g.Domains[id]
+}
+
+// Role returns the role of node id, or "" if it has none.
+func (g *Graph) Role(id int) string {
+	if id < 0 || id >= len(g.Roles) {
+		return ""
+	}
+	return g.Roles[id]
+}
+
+// NodesWithRole returns the ids of the nodes whose role is role, ascending.
+func (g *Graph) NodesWithRole(role string) []int {
+	var ids []int
+	for i, r := range g.Roles {
+		if r == role {
+			ids = append(ids, i)
+		}
+	}
+	return ids
 }
 
 // NumNodes returns the number of nodes.
@@ -124,6 +161,12 @@ func (g *Graph) Validate() error {
 			}
 			seen[s] = i
 		}
+	}
+	if g.Domains != nil && len(g.Domains) != n {
+		return fmt.Errorf("topo: %d domains for %d nodes", len(g.Domains), n)
+	}
+	if g.Roles != nil && len(g.Roles) != n {
+		return fmt.Errorf("topo: %d roles for %d nodes", len(g.Roles), n)
 	}
 	for i, k := range g.Kinds {
 		if k != Host && k != Switch {
