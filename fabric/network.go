@@ -335,8 +335,13 @@ func (n *Network) Now() sim.Time { return n.now }
 // Packet returns packet i of the pool.
 func (n *Network) Packet(i int32) *Packet { return &n.pkts[i] }
 
-// AddFeature attaches a switch-side feature to switch sw.
+// AddFeature attaches a switch-side feature to switch sw. A nil f attaches
+// nothing: a feature's constructor returns nil at switches where it does
+// not act (BiCC off the DCI switches), which then run no hook at all.
 func (n *Network) AddFeature(sw int, f SwitchFeature) {
+	if f == nil {
+		return
+	}
 	n.Nodes[sw].features = append(n.Nodes[sw].features, f)
 }
 
