@@ -98,7 +98,8 @@ func earliest(ts []sim.Time) sim.Time {
 
 // The long haul congested: eight hosts of DC A (two ToRs of four, 400 Gb/s
 // uplinks) send 20 MB each to eight hosts of DC B over one 400 Gb/s, 1 ms
-// DCI–DCI link, so DCI A's long-haul port receives 800 Gb/s.
+// DCI–DCI link, so DCI A's long-haul port receives 800 Gb/s; four 100 KB
+// cross-DC flows start at 1.0, 1.1, 1.2 and 1.3 ms.
 //
 //   - With BiCC the senders hear of the congestion from DCI A about two
 //     hops after its queue first reaches K_DCI (1.6 MB = 32 µs at 400
@@ -107,7 +108,8 @@ func earliest(ts []sim.Time) sim.Time {
 //     DCQCN's first CNP needs the marked packet's way to DC B and the ACK's
 //     way back, more than two long-haul delays.
 //   - The DCI queue peaks far lower with BiCC than with DCQCN, whose
-//     senders keep sending at line rate for a cross-DC round trip.
+//     senders keep sending at line rate for a cross-DC round trip, and the
+//     short flows do not wait behind it.
 //   - Only DCI A notifies (sender side); DCI B's queues into DC B never
 //     reach K_DCI; no notice comes from any other switch.
 //   - The same run again gives the same result; on the same graph without
@@ -117,6 +119,10 @@ func TestBiCCScenarioLongHaul(t *testing.T) {
 	var flows []workload.Flow
 	for i := range c.hosts {
 		flows = append(flows, workload.Flow{Src: i, Dst: c.hosts + i, SizeBytes: 20_000_000, Prio: 3})
+	}
+	const long = 8
+	for i := range 4 {
+		flows = append(flows, workload.Flow{Src: i, Dst: c.hosts + 4 + i, SizeBytes: 100_000, Prio: 3, Start: sim.Millisecond + sim.Time(i)*100*us})
 	}
 	bi := runCross(t, c, flows, "bicc", nil)
 	dq := runCross(t, c, flows, "dcqcn", nil)
@@ -132,18 +138,24 @@ func TestBiCCScenarioLongHaul(t *testing.T) {
 		biFirst, biReact, dqFirst, dqReact, earliest(bi.firstCNP))
 	t.Logf("DCI A long-haul queue peak: BiCC %.3f MB, DCQCN %.3f MB", float64(bi.peak)/1e6, float64(dq.peak)/1e6)
 	t.Logf("notices: DCI A %d (sender side %d), DCI B %d; network %d", a.Notices, a.SenderSide, b.Notices, bi.n.Stats.Notices)
-	var biLast, dqLast sim.Time
-	for i := range flows {
-		biLast, dqLast = max(biLast, bi.n.QPs[i].Finish), max(dqLast, dq.n.QPs[i].Finish)
+	var biLong, dqLong, biShort, dqShort sim.Time
+	for i, f := range flows {
+		b, d := bi.n.QPs[i].Finish-f.Start, dq.n.QPs[i].Finish-f.Start
+		if i < long {
+			biLong, dqLong = biLong+b/long, dqLong+d/long
+		} else {
+			biShort, dqShort = biShort+b/4, dqShort+d/4
+		}
 	}
-	t.Logf("last flow finishes: BiCC %v, DCQCN %v", biLast, dqLast)
+	t.Logf("mean FCT of the 20 MB flows: BiCC %v, DCQCN %v; of the 100 KB flows started at 1.0–1.3 ms: BiCC %v, DCQCN %v",
+		biLong, dqLong, biShort, dqShort)
 
 	// notice path DCI A → ToR → host: two 1 µs hops, a 60-byte notice at
 	// 400 and 100 Gb/s, at most one data packet ahead at each port and
 	// the other flows' notices (class 0) ahead at DCI A's port
 	lo := 2*us + sim.TxTime(60, 400e9) + sim.TxTime(60, 100e9)
 	hi := lo + sim.TxTime(1048, 400e9) + sim.TxTime(1048, 100e9) + 8*sim.TxTime(60, 400e9) + 4*sim.TxTime(60, 100e9)
-	for i := range flows {
+	for i := range long {
 		s := biccOf(&bi.n.QPs[i])
 		if s.DCINotices == 0 {
 			t.Errorf("flow %d got no DCI notice", i)
@@ -161,6 +173,12 @@ func TestBiCCScenarioLongHaul(t *testing.T) {
 	}
 	if bi.peak > 4_000_000 || bi.peak*10 > dq.peak {
 		t.Errorf("DCI queue peak BiCC %d B, DCQCN %d B; want BiCC ≤ 4 MB and ≤ 1/10 of DCQCN's", bi.peak, dq.peak)
+	}
+	// the short flows wait behind DCQCN's long DCI queue (83 MB ≈ 1.7 ms at
+	// 400 Gb/s); with BiCC they take about the cross-DC base RTT
+	// (2.008 ms) plus the short queue
+	if biShort > 2100*us || dqShort < biShort+500*us {
+		t.Errorf("100 KB flows' mean FCT: BiCC %v (want ≤ 2.1 ms), DCQCN %v (want ≥ 0.5 ms more)", biShort, dqShort)
 	}
 	if a.Notices == 0 || a.SenderSide != a.Notices || b.Notices != 0 || bi.n.Stats.Notices != a.Notices {
 		t.Errorf("notices DCI A %d (sender side %d), DCI B %d, network %d; want all from DCI A's sender side", a.Notices, a.SenderSide, b.Notices, bi.n.Stats.Notices)
@@ -295,5 +313,32 @@ func TestBiCCScenarioToRCongestionIsDCQCN(t *testing.T) {
 		if bi.n.QPs[i].Finish != dq.n.QPs[i].Finish || bi.n.QPs[i].CNPs != dq.n.QPs[i].CNPs || bi.n.QPs[i].CNPs == 0 {
 			t.Errorf("flow %d: bicc finishes %v with %d CNPs, dcqcn %v with %d", i, bi.n.QPs[i].Finish, bi.n.QPs[i].CNPs, dq.n.QPs[i].Finish, dq.n.QPs[i].CNPs)
 		}
+	}
+}
+
+// The DCI hooks and the notices allocate nothing per packet: the
+// long-haul scenario with 10× larger flows (10× the packets, several
+// times the notices) allocates no more objects.
+func TestBiCCSteadyStateAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	c := newCrossDC(2, 4, 400e9, 400e9, sim.Millisecond, nil)
+	var notices []int64
+	count := func(size int64) float64 {
+		var flows []workload.Flow
+		for i := range c.hosts {
+			flows = append(flows, workload.Flow{Src: i, Dst: c.hosts + i, SizeBytes: size, Prio: 3})
+		}
+		return testing.AllocsPerRun(1, func() {
+			n, _ := buildAlg(t, c.g, crossDCConfig(), flows, "bicc", nil, nil)
+			n.Run()
+			notices = append(notices, n.Stats.Notices)
+		})
+	}
+	small, large := count(2_000_000), count(20_000_000)
+	t.Logf("allocations: %v (8 × 2 MB), %v (8 × 20 MB); notices per run %v", small, large, notices)
+	if large > small*1.1+50 || notices[len(notices)-1] < 2*notices[0] {
+		t.Fatalf("allocations grow with packets: %v for 8 × 2 MB, %v for 8 × 20 MB (notices %v)", small, large, notices)
 	}
 }
