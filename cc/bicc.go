@@ -233,7 +233,8 @@ func (s *BiCCSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fa
 	} else {
 		s.ReceiverSide++
 	}
-	// the notice carries its send time (statistics only)
+	// a CNP-sized notice in class 0 that carries only its send time
+	// (statistics; I10)
 	n.SendNotice(sw, p.QP, int64(now), int32(s.r.p.NoticeBytes))
 }
 
