@@ -119,8 +119,16 @@ type SwitchOverride struct {
 	// every port of the switch, in [0, 2^50]; it takes precedence over
 	// HeadroomRTTs given in the same override.
 	HeadroomBytes *int64
-	ECN           *bool     // RED/ECN marking at egress
-	ECNRule       []ECNRule // RED rules of this switch's ports (nil = unchanged)
+	// HeadroomExtraBytes is added to every port's HeadroomRTTs-scaled
+	// headroom, in [0, 2^50]: the allowance for the packets in service at
+	// both ends of the link when the pause is sent and when it arrives
+	// (IEEE 802.1Qbb budgets 2 × BDP plus about 2 MTU and the response
+	// time; the reference's 3 × one-way BDP covers that on µs links, 2 ×
+	// does not). About 3 wire packets + a PFC frame suffice: 3 × 1048 + 43
+	// B with the default payload. It does not apply to HeadroomBytes.
+	HeadroomExtraBytes *int64
+	ECN                *bool     // RED/ECN marking at egress
+	ECNRule            []ECNRule // RED rules of this switch's ports (nil = unchanged)
 }
 
 // maxOverrideBytes bounds the byte fields of a SwitchOverride (1 PiB).
@@ -142,6 +150,8 @@ func (o *SwitchOverride) validate() error {
 		return fmt.Errorf("headroom_rtts %d out of range [0, 1000]", *o.HeadroomRTTs)
 	case o.HeadroomBytes != nil && (*o.HeadroomBytes < 0 || *o.HeadroomBytes > maxOverrideBytes):
 		return fmt.Errorf("headroom %d B out of range [0, %d]", *o.HeadroomBytes, maxOverrideBytes)
+	case o.HeadroomExtraBytes != nil && (*o.HeadroomExtraBytes < 0 || *o.HeadroomExtraBytes > maxOverrideBytes):
+		return fmt.Errorf("headroom extra %d B out of range [0, %d]", *o.HeadroomExtraBytes, maxOverrideBytes)
 	}
 	for _, id := range o.Nodes {
 		if id < 0 {
@@ -157,6 +167,7 @@ type switchSettings struct {
 	pfc            PFCMode
 	pfcStaticBytes int64
 	headroomRTTs   int64
+	headroomExtra  int64 // added to the RTT-scaled headroom
 	headroomBytes  int64 // explicit per-port headroom when headroomSet
 	headroomSet    bool
 	ecn            bool
@@ -185,6 +196,9 @@ func (s *switchSettings) apply(o *SwitchOverride) {
 	}
 	if o.HeadroomBytes != nil {
 		s.headroomBytes, s.headroomSet = *o.HeadroomBytes, true
+	}
+	if o.HeadroomExtraBytes != nil {
+		s.headroomExtra = *o.HeadroomExtraBytes
 	}
 	if o.ECN != nil {
 		s.ecn = *o.ECN

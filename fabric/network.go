@@ -239,6 +239,7 @@ type HeadroomError struct {
 	ReserveBytes  int64    // total reserve over its ports
 	BufferBytes   int64    // the switch's buffer
 	HeadroomRTTs  int64    // the switch's HeadroomRTTs (when PortHeadroom is 0)
+	HeadroomExtra int64    // bytes added per port to the RTT-scaled headroom
 	PortHeadroom  int64    // the switch's explicit per-port headroom, 0 if none
 	MaxDelay      sim.Time // longest link delay at the switch
 }
@@ -254,6 +255,9 @@ func (e *HeadroomError) Error() string {
 		who += fmt.Sprintf(" (role %s)", e.Role)
 	}
 	how := fmt.Sprintf("%d × one-way BDP, links up to %v", e.HeadroomRTTs, e.MaxDelay)
+	if e.HeadroomExtra > 0 {
+		how = fmt.Sprintf("%d × one-way BDP + %d B, links up to %v", e.HeadroomRTTs, e.HeadroomExtra, e.MaxDelay)
+	}
 	if e.PortHeadroom > 0 {
 		how = fmt.Sprintf("%d B per port", e.PortHeadroom)
 	}
@@ -385,7 +389,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 					// reference: rate·delay_ns/8/1e9·3 (bytes), integer arithmetic
 					// (128-bit safe: BytesIn(d, r) = floor(d·r / 8e12) = the
 					// reference's integer rate·delay_ns/8/1e9 for whole-ns delays)
-					p.headroom = sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps) * st.headroomRTTs
+					p.headroom = sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps)*st.headroomRTTs + st.headroomExtra
 				}
 				shift, r2 := uint8(3), l.Bps
 				for nicBps > 0 && r2 > nicBps && shift > 0 {
@@ -401,7 +405,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 		if nd.Switch && nd.totalHeadroom+nd.totalReserve > st.bufferBytes {
 			// the pause threshold would be 0 and the headroom unbounded
 			he := &HeadroomError{Node: i, Name: g.Name(i), Role: g.Role(i), Ports: int(nd.NumPorts), HeadroomBytes: nd.totalHeadroom,
-				ReserveBytes: nd.totalReserve, BufferBytes: st.bufferBytes, HeadroomRTTs: st.headroomRTTs, MaxDelay: maxDelay}
+				ReserveBytes: nd.totalReserve, BufferBytes: st.bufferBytes, HeadroomRTTs: st.headroomRTTs, HeadroomExtra: st.headroomExtra, MaxDelay: maxDelay}
 			if st.headroomSet {
 				he.PortHeadroom = st.headroomBytes
 			}

@@ -111,6 +111,11 @@ func TestSwitchOverridesResolve(t *testing.T) {
 	if s := n.Switch(4); s.PFC != PFCOff || s.HeadroomBytes != 0 {
 		t.Errorf("switch 4 with pfc off: %+v", s)
 	}
+	// an extra allowance per port on top of the BDP rule
+	cfg.Switches = append(cfg.Switches, SwitchOverride{Nodes: []int{3}, HeadroomExtraBytes: ptr(int64(4000))})
+	if n, err = New(g, cfg); err != nil || n.Switch(3).HeadroomBytes != 2*12_500+2*50_000_000+2*4000 || n.Ports[n.Nodes[3].FirstPort+1].Headroom() != 100_004_000 {
+		t.Errorf("headroom extra: %v %+v", err, n.Switch(3))
+	}
 	// headroom_rtts after headroom_bytes returns to the BDP rule
 	cfg.Switches = append(cfg.Switches, SwitchOverride{Nodes: []int{4}, PFC: ptr(PFCStatic), HeadroomRTTs: ptr(int64(1))})
 	if n, err = New(g, cfg); err != nil || n.Switch(4).HeadroomBytes != 12_500+50_000_000 {

@@ -59,16 +59,19 @@ type SwitchOverride struct {
 	Role  string   `yaml:"role,omitempty"`
 	Nodes []NodeID `yaml:"nodes,omitempty"`
 
-	BufferMB     *float64  `yaml:"buffer_mb,omitempty"`     // decimal MB, [0.065536, 1e9]
-	BufferMiB    *float64  `yaml:"buffer_mib,omitempty"`    // or MiB, [0.0625, 2^30]
-	PFC          *string   `yaml:"pfc,omitempty"`           // dynamic | static | off
-	PFCStaticMB  *float64  `yaml:"pfc_static_mb,omitempty"` // static threshold, decimal MB, [0.001, 1e9]
-	PFCStaticKB  *float64  `yaml:"pfc_static_kb,omitempty"` // or KB, [1, 1e12]
-	HeadroomRTTs *int64    `yaml:"headroom_rtts,omitempty"` // per port: this × one-way BDP of its link, [0, 1000]
-	HeadroomMB   *float64  `yaml:"headroom_mb,omitempty"`   // or an explicit headroom per port, MB, [0, 1e9]
-	HeadroomKB   *float64  `yaml:"headroom_kb,omitempty"`   // or in KB, [0, 1e12]
-	ECN          *bool     `yaml:"ecn,omitempty"`
-	ECNRules     []ECNRule `yaml:"ecn_rules,omitempty"`
+	BufferMB     *float64 `yaml:"buffer_mb,omitempty"`     // decimal MB, [0.065536, 1e9]
+	BufferMiB    *float64 `yaml:"buffer_mib,omitempty"`    // or MiB, [0.0625, 2^30]
+	PFC          *string  `yaml:"pfc,omitempty"`           // dynamic | static | off
+	PFCStaticMB  *float64 `yaml:"pfc_static_mb,omitempty"` // static threshold, decimal MB, [0.001, 1e9]
+	PFCStaticKB  *float64 `yaml:"pfc_static_kb,omitempty"` // or KB, [1, 1e12]
+	HeadroomRTTs *int64   `yaml:"headroom_rtts,omitempty"` // per port: this × one-way BDP of its link, [0, 1000]
+	HeadroomMB   *float64 `yaml:"headroom_mb,omitempty"`   // or an explicit headroom per port, MB, [0, 1e9]
+	HeadroomKB   *float64 `yaml:"headroom_kb,omitempty"`   // or in KB, [0, 1e12]
+	// HeadroomExtraKB is added to each port's headroom_rtts-scaled
+	// headroom (fabric.SwitchOverride.HeadroomExtraBytes), KB, [0, 1e12].
+	HeadroomExtraKB *float64  `yaml:"headroom_extra_kb,omitempty"`
+	ECN             *bool     `yaml:"ecn,omitempty"`
+	ECNRules        []ECNRule `yaml:"ecn_rules,omitempty"`
 }
 
 // kindsWithRoles are the topology kinds whose graphs give nodes roles.
@@ -269,6 +272,12 @@ func (s *Scenario) validateOverrides(g *topo.Graph, errs *Errors) {
 		if o.HeadroomKB != nil {
 			rangef(errs, f+".headroom_kb", *o.HeadroomKB, 0, 1e12)
 		}
+		if o.HeadroomExtraKB != nil {
+			rangef(errs, f+".headroom_extra_kb", *o.HeadroomExtraKB, 0, 1e12)
+			if o.HeadroomMB != nil || o.HeadroomKB != nil {
+				*errs = append(*errs, fmt.Errorf("%s.headroom_extra_kb adds to headroom_rtts' headroom, not to an explicit headroom_mb / headroom_kb", f))
+			}
+		}
 		for j, r := range o.ECNRules {
 			p := fmt.Sprintf("%s.ecn_rules[%d]", f, j)
 			rangef(errs, p+".link_gbps", r.LinkGbps, 0.001, 10_000)
@@ -276,7 +285,7 @@ func (s *Scenario) validateOverrides(g *topo.Graph, errs *Errors) {
 			rangef(errs, p+".kmax_kb", r.KmaxKB, r.KminKB, 1<<30)
 			rangef(errs, p+".pmax", r.Pmax, 0, 1)
 		}
-		if o.BufferMB == nil && o.BufferMiB == nil && o.PFC == nil && o.PFCStaticMB == nil && o.PFCStaticKB == nil && nh == 0 && o.ECN == nil && len(o.ECNRules) == 0 {
+		if o.BufferMB == nil && o.BufferMiB == nil && o.PFC == nil && o.PFCStaticMB == nil && o.PFCStaticKB == nil && nh == 0 && o.HeadroomExtraKB == nil && o.ECN == nil && len(o.ECNRules) == 0 {
 			*errs = append(*errs, fmt.Errorf("%s sets nothing: give buffer_mb, pfc, pfc_static_mb, headroom_rtts, ecn, ...", f))
 		}
 	}
@@ -380,6 +389,9 @@ func (s *Scenario) overrides() []fabric.SwitchOverride {
 		}
 		if o.HeadroomKB != nil {
 			fo.HeadroomBytes = bytes(*o.HeadroomKB, 1e3)
+		}
+		if o.HeadroomExtraKB != nil {
+			fo.HeadroomExtraBytes = bytes(*o.HeadroomExtraKB, 1e3)
 		}
 		out = append(out, fo)
 	}

@@ -378,6 +378,8 @@ func (s *Scenario) switchFields(g *topo.Graph, sw int) (buf, head, pfc string) {
 			head = f + ".headroom_kb"
 		case o.HeadroomRTTs != nil:
 			head = f + ".headroom_rtts"
+		case o.HeadroomExtraKB != nil:
+			head = f + ".headroom_extra_kb"
 		}
 		if o.PFC != nil {
 			pfc = f + ".pfc"
