@@ -261,10 +261,9 @@ func validateECN(rules []ECNRule) error {
 	return nil
 }
 
-// ecnFor returns the rule for a port speed: the exact match, or the rule of
-// the nearest speed scaled linearly (thresholds scale with bandwidth).
-func (c *Config) ecnFor(bps int64) ECNRule { return ecnFor(c.ECNRule, bps) }
-
+// ecnFor returns the rule of rules for a port speed: the exact match, or
+// the rule of the nearest speed scaled linearly (thresholds scale with
+// bandwidth).
 func ecnFor(rules []ECNRule, bps int64) ECNRule {
 	var best ECNRule
 	found := false

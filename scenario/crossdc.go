@@ -286,7 +286,7 @@ func (s *Scenario) validateOverrides(g *topo.Graph, errs *Errors) {
 			rangef(errs, p+".pmax", r.Pmax, 0, 1)
 		}
 		if o.BufferMB == nil && o.BufferMiB == nil && o.PFC == nil && o.PFCStaticMB == nil && o.PFCStaticKB == nil && nh == 0 && o.HeadroomExtraKB == nil && o.ECN == nil && len(o.ECNRules) == 0 {
-			*errs = append(*errs, fmt.Errorf("%s sets nothing: give buffer_mb, pfc, pfc_static_mb, headroom_rtts, ecn, ...", f))
+			*errs = append(*errs, fmt.Errorf("%s sets nothing: give some of buffer_mb, buffer_mib, pfc, pfc_static_mb, pfc_static_kb, headroom_rtts, headroom_mb, headroom_kb, headroom_extra_kb, ecn, ecn_rules", f))
 		}
 	}
 	if g != nil {
