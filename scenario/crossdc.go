@@ -140,7 +140,7 @@ func (s *Scenario) validateLongHaulKinds(errs *Errors) {
 	}
 }
 
-// longHaul applies the long-haul fields to a rate and delay.
+// apply sets a rate and a delay from the long-haul fields given.
 func (l *LongHaul) apply(bps *int64, delay *sim.Time) {
 	if l.LongHaulGbps != nil {
 		*bps = int64(*l.LongHaulGbps * 1e9)
@@ -196,9 +196,9 @@ func (s *Scenario) twoSiteParams() topo.TwoSiteParams {
 // namedGraph builds the graph of a named topology kind (no host_links:
 // they are resolved against it) when the topology section's fields are
 // valid; it returns nil for the other kinds. ok is false when the kind
-// names its nodes but the graph could not be built (the error is reported
-// by validation or by the build).
-func (s *Scenario) namedGraph(valid bool) (g *topo.Graph, ok bool) {
+// names its nodes but the graph was not built (invalid fields, reported
+// by validation, or the builder's error, appended to errs).
+func (s *Scenario) namedGraph(valid bool, errs *Errors) (g *topo.Graph, ok bool) {
 	if !slices.Contains(namedKinds, s.Topology.Kind) {
 		return nil, true
 	}
@@ -207,6 +207,7 @@ func (s *Scenario) namedGraph(valid bool) (g *topo.Graph, ok bool) {
 	}
 	g, err := s.builtGraph()
 	if err != nil {
+		*errs = appendErr(*errs, err)
 		return nil, false
 	}
 	return g, true

@@ -565,7 +565,7 @@ func (s *Scenario) validate() Errors {
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
 	// node names resolve against the graph the section builds
-	named, known := s.namedGraph(len(errs) == n)
+	named, known := s.namedGraph(len(errs) == n, &errs)
 	s.nodeNames, s.namesKnown = nil, known
 	if named != nil {
 		s.nodeNames = named.Names
