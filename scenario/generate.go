@@ -366,7 +366,7 @@ func (s *Scenario) builtGraph() (*topo.Graph, error) {
 		g, _, err := topo.DCONTestbed(topo.DCONTestbedParams{HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd})
 		return g, err
 	case "cross_dc":
-		return topo.CrossDC(s.crossDCParams())
+		return topo.CrossDC(s.crossDCTopoParams())
 	case "two_site":
 		return topo.TwoSite(s.twoSiteParams())
 	case "fat320":

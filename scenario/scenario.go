@@ -70,7 +70,7 @@ type Topology struct {
 	HostLinks []HostLink `yaml:"host_links"`
 	// CrossDC and TwoSite are the parameters of kinds cross_dc and
 	// two_site (crossdc.go).
-	CrossDC *CrossDCSpec `yaml:"cross_dc,omitempty"`
+	CrossDC *CrossDCTopology `yaml:"cross_dc,omitempty"`
 	TwoSite *TwoSiteSpec `yaml:"two_site,omitempty"`
 }
 

@@ -15,12 +15,12 @@ import (
 // two_site = T7), per-switch settings (switch.overrides) and the loss
 // recovery timers of long-haul fabrics.
 
-// CrossDCSpec is topology.cross_dc, the parameters of kind cross_dc (each:
+// CrossDCTopology is topology.cross_dc, the parameters of kind cross_dc (each:
 // absent = the default of paper 002's T6, topo.DefaultCrossDCParams). The
 // host links are topology.link_gbps / link_delay_ns and the intra-DC
 // switch links topology.fabric_gbps / fabric_delay_ns, as for the other
 // kinds.
-type CrossDCSpec struct {
+type CrossDCTopology struct {
 	Pods        *int `yaml:"pods,omitempty"`          // per datacenter, [1, 64]; default 4
 	ToRsPerPod  *int `yaml:"tors_per_pod,omitempty"`  // [1, 64]; default 2
 	AggsPerPod  *int `yaml:"aggs_per_pod,omitempty"`  // [1, 64]; default 2
@@ -30,13 +30,13 @@ type CrossDCSpec struct {
 	// links').
 	DCIGbps    *float64 `yaml:"dci_gbps,omitempty"`
 	DCIDelayNs *float64 `yaml:"dci_delay_ns,omitempty"`
-	LongHaul   `yaml:",inline"`
+	LongHaulLink   `yaml:",inline"`
 }
 
-// LongHaul is the long-haul link of cross_dc (DCI_A – DCI_B) and two_site
+// LongHaulLink is the long-haul link of cross_dc (DCI_A – DCI_B) and two_site
 // (SW1 – SW2): its rate and its one-way delay, given as delay_ns or as a
 // fibre length in km (5 µs per km).
-type LongHaul struct {
+type LongHaulLink struct {
 	LongHaulGbps    *float64 `yaml:"long_haul_gbps,omitempty"`     // [0.001, 10000]; default 400
 	LongHaulDelayNs *float64 `yaml:"long_haul_delay_ns,omitempty"` // [0, 1e10]
 	LongHaulKm      *float64 `yaml:"long_haul_km,omitempty"`       // [0, 2e6], instead of long_haul_delay_ns
@@ -49,7 +49,7 @@ type LongHaul struct {
 type TwoSiteSpec struct {
 	// SingleSwitch selects the short-distance variant: A, B, C on SW1.
 	SingleSwitch bool `yaml:"single_switch,omitempty"`
-	LongHaul     `yaml:",inline"`
+	LongHaulLink     `yaml:",inline"`
 }
 
 // SwitchOverride is one entry of switch.overrides: settings of the
@@ -115,7 +115,7 @@ func (s *Scenario) validateLongHaulKinds(errs *Errors) {
 			rangef(errs, field, *v, lo, hi)
 		}
 	}
-	lh := func(p string, l *LongHaul) {
+	lh := func(p string, l *LongHaulLink) {
 		optf(p+".long_haul_gbps", l.LongHaulGbps, 0.001, 10_000)
 		optf(p+".long_haul_delay_ns", l.LongHaulDelayNs, 0, 1e10)
 		optf(p+".long_haul_km", l.LongHaulKm, 0, 2e6)
@@ -133,15 +133,15 @@ func (s *Scenario) validateLongHaulKinds(errs *Errors) {
 		intIn(p+".hosts_per_tor", c.HostsPerToR, 1, 512)
 		optf(p+".dci_gbps", c.DCIGbps, 0.001, 10_000)
 		optf(p+".dci_delay_ns", c.DCIDelayNs, 0, 1e9)
-		lh(p, &c.LongHaul)
+		lh(p, &c.LongHaulLink)
 	}
 	if c := t.TwoSite; c != nil && t.Kind == "two_site" {
-		lh("topology.two_site", &c.LongHaul)
+		lh("topology.two_site", &c.LongHaulLink)
 	}
 }
 
 // apply sets a rate and a delay from the long-haul fields given.
-func (l *LongHaul) apply(bps *int64, delay *sim.Time) {
+func (l *LongHaulLink) apply(bps *int64, delay *sim.Time) {
 	if l.LongHaulGbps != nil {
 		*bps = int64(*l.LongHaulGbps * 1e9)
 	}
@@ -153,8 +153,8 @@ func (l *LongHaul) apply(bps *int64, delay *sim.Time) {
 	}
 }
 
-// crossDCParams returns the builder parameters of kind cross_dc.
-func (s *Scenario) crossDCParams() topo.CrossDCParams {
+// crossDCTopoParams returns the builder parameters of kind cross_dc.
+func (s *Scenario) crossDCTopoParams() topo.CrossDCParams {
 	t := &s.Topology
 	hb, fb, hd, fd := t.linkParams()
 	p := topo.DefaultCrossDCParams()
@@ -175,7 +175,7 @@ func (s *Scenario) crossDCParams() topo.CrossDCParams {
 		if c.DCIDelayNs != nil {
 			p.DCIDelay = nsTime(*c.DCIDelayNs)
 		}
-		c.LongHaul.apply(&p.LongHaulBps, &p.LongHaulDelay)
+		c.LongHaulLink.apply(&p.LongHaulBps, &p.LongHaulDelay)
 	}
 	return p
 }
@@ -188,7 +188,7 @@ func (s *Scenario) twoSiteParams() topo.TwoSiteParams {
 	p.HostBps, p.HostDelay = hb, hd
 	if c := t.TwoSite; c != nil {
 		p.SingleSwitch = c.SingleSwitch
-		c.LongHaul.apply(&p.LongHaulBps, &p.LongHaulDelay)
+		c.LongHaulLink.apply(&p.LongHaulBps, &p.LongHaulDelay)
 	}
 	return p
 }
