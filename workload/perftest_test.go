@@ -70,7 +70,7 @@ func TestPerftestErrors(t *testing.T) {
 		{func(p *PerftestParams) { p.QPsPerSender = 0 }, "0 QPs per sender"},
 		{func(p *PerftestParams) { p.MsgSize = 0 }, "message size 0"},
 		{func(p *PerftestParams) { p.TxDepth = 0 }, "tx depth 0"},
-		{func(p *PerftestParams) { p.TxDepth, p.MsgSize = 1 << 40, 1 << 40 }, "overflows"},
+		{func(p *PerftestParams) { p.TxDepth, p.MsgSize = 1<<40, 1<<40 }, "overflows"},
 		{func(p *PerftestParams) { p.LineBps = 0 }, "line rate 0"},
 		{func(p *PerftestParams) { p.Receiver = 1 }, "receiver 1 is also a sender"},
 		{func(p *PerftestParams) { p.Senders = nil }, "0 senders, want at least 1"},
