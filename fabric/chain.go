@@ -35,8 +35,9 @@ type msgChain struct {
 	done  int64    // messages completed
 }
 
-// checkChainFields validates flow i's chain, cap and message fields.
-func checkChainFields(i int, f *workload.Flow, nflows int) error {
+// checkChainFields validates flow i's gap, cap and message fields (the
+// predecessors are checked by workload.CheckChains).
+func checkChainFields(i int, f *workload.Flow) error {
 	switch {
 	case f.MaxInFlight < 0:
 		return fmt.Errorf("flow %d: max in-flight %d bytes is negative (0 = no cap)", i, f.MaxInFlight)
@@ -46,16 +47,12 @@ func checkChainFields(i int, f *workload.Flow, nflows int) error {
 		return fmt.Errorf("flow %d: %d messages is negative (0 or 1 = a single message)", i, f.Messages)
 	case f.Until < 0:
 		return fmt.Errorf("flow %d: until %v is negative (0 = no limit)", i, f.Until)
-	case f.HasAfter && (f.After < 0 || f.After >= nflows):
-		return fmt.Errorf("flow %d: predecessor %d is not a flow (flows 0..%d)", i, f.After, nflows-1)
-	case f.HasAfter && f.After == i:
-		return fmt.Errorf("flow %d: chained to itself", i)
 	}
 	return nil
 }
 
-// setChains builds the successor lists of chained flows (rejecting cycles)
-// and the state of the message chains.
+// setChains builds the successor lists of chained flows (rejecting invalid
+// predecessors and cycles) and the state of the message chains.
 func (n *Network) setChains(flows []workload.Flow) error {
 	chained := false
 	for i := range flows {
@@ -71,28 +68,8 @@ func (n *Network) setChains(flows []workload.Flow) error {
 	if !chained {
 		return nil
 	}
-	// every flow has at most one predecessor: a cycle is a walk along the
-	// predecessors that comes back to a flow of the same walk
-	state := make([]uint8, len(flows)) // 0 unseen, 1 on the current walk, 2 done
-	for i := range flows {
-		j := i
-		for state[j] == 0 {
-			state[j] = 1
-			if !flows[j].HasAfter {
-				break
-			}
-			j = flows[j].After
-		}
-		if state[j] == 1 && flows[j].HasAfter {
-			return fmt.Errorf("flows chained in a cycle (the predecessors of flow %d lead back to flow %d): none of them could start", i, j)
-		}
-		for k := i; state[k] == 1; {
-			state[k] = 2
-			if !flows[k].HasAfter {
-				break
-			}
-			k = flows[k].After
-		}
+	if err := workload.CheckChains(flows); err != nil {
+		return err
 	}
 	n.succFirst = make([]int32, len(flows))
 	n.succNext = make([]int32, len(flows))

@@ -461,7 +461,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		if f.Prio < 1 || f.Prio >= numClasses {
 			return fmt.Errorf("flow %d: prio %d out of range [1, 7] (class 0 is reserved for control)", i, f.Prio)
 		}
-		if err := checkChainFields(i, &f, len(flows)); err != nil {
+		if err := checkChainFields(i, &f); err != nil {
 			return err
 		}
 		q := &n.QPs[i]
