@@ -5,8 +5,11 @@ import "github.com/ccsim/ccsim/sim"
 // startFlow creates the QP of flow i at its sender and tries to transmit.
 func (n *Network) startFlow(i int32) {
 	q := &n.QPs[i]
-	f := &n.Flows[i]
-	q.Start = f.Start
+	q.Start = n.now // the flow's Start, or its predecessor's completion + Gap
+	q.started = true
+	if q.chain != 0 {
+		n.startChain(q)
+	}
 	q.nextAvail = n.now
 	q.dataHdr = DataHeaderBytes
 	q.ackSize = AckBytes
@@ -350,6 +353,7 @@ func (n *Network) receiveAck(pi int32) {
 		a.Hops = n.ints[pi][:nh]
 	}
 	n.Stats.RTT.Add(a.RTT)
+	prevUna := q.SndUna
 	if pk.Seq > q.SndUna {
 		a.NewlyAcked = pk.Seq - q.SndUna
 		q.SndUna = pk.Seq
@@ -363,10 +367,10 @@ func (n *Network) receiveAck(pi int32) {
 	if a.CNP {
 		q.CNPs++
 	}
-	done := false
-	if q.SndUna >= q.SizeBytes {
-		done = true
-	}
+	// the ACK that first covers the data posted completes the flow (or
+	// the current message of a message chain, whose later duplicate ACKs
+	// must not complete it again)
+	done := q.SndUna >= q.SizeBytes && prevUna < q.SizeBytes
 	if a.Nack {
 		q.Nacks++
 		q.SndNxt = q.SndUna
@@ -375,7 +379,7 @@ func (n *Network) receiveAck(pi int32) {
 	n.refresh(q)
 	n.release(pi)
 	if done {
-		n.finish(q)
+		n.complete(q)
 	}
 	n.hostSend(q.Src)
 }
@@ -407,6 +411,9 @@ func (n *Network) finish(q *QP) {
 	n.Stats.FlowsDone++
 	if n.OnFlowDone != nil {
 		n.OnFlowDone(q)
+	}
+	if n.succFirst != nil {
+		n.startSuccessors(q.ID)
 	}
 }
 

@@ -36,6 +36,7 @@ const (
 	evStop                    // end of simulation
 	evFeature                 // periodic switch-feature tick
 	evLost                    // packet Idx, lost on its link, would have reached port Arg
+	evMsgPost                 // QP Idx's message chain posts its next message (chain.go)
 )
 
 // routeCacheHops is the number of switches per path whose forwarding
@@ -194,6 +195,13 @@ type Network struct {
 	newCC      func(i int) Algorithm
 	req        Requirements
 
+	// chained flows and message chains (chain.go): succFirst[i] is the
+	// first flow that flow i's completion starts (-1 none) and succNext
+	// links the others (nil when no flow is chained); chains holds the
+	// state of the message chains (QP.chain − 1 indexes it).
+	succFirst, succNext []int32
+	chains              []msgChain
+
 	// pin[qp] indexes viaDist for a QP whose data path is pinned through a
 	// switch (workload.Flow.Via), -1 otherwise; nil when no flow is pinned
 	// (see pinnedHop).
@@ -212,6 +220,10 @@ type Network struct {
 	featureEvery sim.Time
 	monitors     []monitor
 	OnFlowDone   func(q *QP)
+	// OnMessageDone, if set, is called when a message of a message chain
+	// (workload.Flow.Messages > 1) completes: message msg (0-based),
+	// posted at post, completed (last byte acknowledged) now.
+	OnMessageDone func(q *QP, msg int64, post, done sim.Time)
 
 	pfcLog func(ev PFCEvent)
 
@@ -571,7 +583,9 @@ func (n *Network) DataInFlight() (pkts, bytes int64) {
 // AddFlows registers flows; newCC creates the algorithm of flow i. Flow i
 // becomes QP i. A flow with HasVia has its data packets routed through
 // switch Via (see pinnedHop); Via must be a switch on a shortest path from
-// the flow's source to its destination.
+// the flow's source to its destination. A flow with HasAfter starts when
+// flow After completes, plus Gap; MaxInFlight caps its bytes in flight;
+// Messages > 1 makes it a message chain (chain.go).
 func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) error {
 	n.Flows = flows
 	n.newCC = newCC
@@ -591,6 +605,9 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		}
 		if f.Prio < 1 || f.Prio >= numClasses {
 			return fmt.Errorf("flow %d: prio %d out of range [1, 7] (class 0 is reserved for control)", i, f.Prio)
+		}
+		if err := checkChainFields(i, &f); err != nil {
+			return err
 		}
 		q := &n.QPs[i]
 		q.ID = int32(i)
@@ -619,6 +636,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		q.BaseRTT, q.BDPBytes = maxRTT, maxBDP
 		q.lastNack = -1
 		q.lastCNP = -sim.Never / 2
+		q.InFlightCap = f.MaxInFlight
 		if n.cfg.RefECMP {
 			// the reference hashes (sip, dip, ports) with Murmur3 seeded by
 			// the switch id at every switch; the packet carries the ports
@@ -633,12 +651,18 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 	if err := n.setPins(flows); err != nil {
 		return err
 	}
+	if err := n.setChains(flows); err != nil {
+		return err
+	}
 	// Flow arrivals enter the event queue one at a time, in (start, index)
 	// order, with sequence numbers reserved now: the same order as pushing
-	// them all at once, without a queue as large as the flow list.
-	n.startOrder = make([]int32, len(flows))
-	for i := range n.startOrder {
-		n.startOrder[i] = int32(i)
+	// them all at once, without a queue as large as the flow list. Chained
+	// flows start from their predecessor's completion (chain.go).
+	n.startOrder = make([]int32, 0, len(flows))
+	for i := range flows {
+		if !flows[i].HasAfter {
+			n.startOrder = append(n.startOrder, int32(i))
+		}
 	}
 	sort.SliceStable(n.startOrder, func(a, b int) bool {
 		return flows[n.startOrder[a]].Start < flows[n.startOrder[b]].Start
@@ -704,8 +728,12 @@ func (n *Network) Run() sim.Time {
 			}
 			n.hostSend(e.Idx)
 		case evFlowStart:
-			n.pushNextStart()
+			if e.Arg == 0 { // else a chained flow (chain.go)
+				n.pushNextStart()
+			}
 			n.startFlow(e.Idx)
+		case evMsgPost:
+			n.postMessage(e.Idx)
 		case evQPTimer:
 			q := &n.QPs[e.Idx]
 			id := int(e.Arg & 3)

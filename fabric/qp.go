@@ -106,6 +106,8 @@ type QP struct {
 	SPort    uint16
 	DPort    uint16
 
+	// SizeBytes is the flow's size; for a message chain
+	// (workload.Flow.Messages > 1), the end of the data posted so far.
 	SizeBytes int64
 	SndNxt    int64 // next byte to send
 	SndUna    int64 // oldest unacknowledged byte
@@ -117,6 +119,11 @@ type QP struct {
 	// LineRateBps (at least 1 byte), the reference simulator's VAR_WIN.
 	WindowBytes int64
 	VarWindow   bool
+	// InFlightCap is the flow's own cap on bytes in flight
+	// (workload.Flow.MaxInFlight, e.g. perftest's tx-depth), independent
+	// of the algorithm's window: a packet may be sent while the bytes in
+	// flight are below both (0 = none). Algorithms must not change it.
+	InFlightCap int64
 	// BaseRTT is the base round-trip time used by window-based algorithms
 	// (the reference uses the network's maximum base RTT) and BDPBytes the
 	// matching bandwidth-delay product.
@@ -144,6 +151,8 @@ type QP struct {
 	// active: started and not finished (in its host's QP list); open:
 	// active, data left to send and not window-bound (Network.refresh)
 	active, open bool
+	started      bool  // the flow has started (Start is its start time)
+	chain        int32 // message chain: Network.chains[chain−1]; 0 = none
 
 	// receiver side
 	rcvNxt    int64
@@ -260,10 +269,16 @@ func (q *QP) Window() int64 {
 }
 
 // winBound: a packet may be sent while in-flight is below the window even
-// if it then exceeds it (reference IsWinBound).
+// if it then exceeds it (reference IsWinBound), and below the flow's own
+// InFlightCap (the cap is the smaller of the two).
 func (q *QP) winBound() bool {
-	return q.WindowBytes > 0 && q.SndNxt-q.SndUna >= q.Window()
+	f := q.SndNxt - q.SndUna
+	return q.WindowBytes > 0 && f >= q.Window() || q.InFlightCap > 0 && f >= q.InFlightCap
 }
+
+// Started reports whether the flow has started (a chained flow starts only
+// when its predecessor completes).
+func (q *QP) Started() bool { return q.started }
 
 // PayloadBytes is the fabric's payload per data packet (MTU).
 func (q *QP) PayloadBytes() int64 { return int64(q.net.cfg.PayloadBytes) }

@@ -10,15 +10,29 @@ import (
 // FlowsCSVHeader is the header line (without newline) of WriteFlowsCSV.
 const FlowsCSVHeader = "flow_id,src,dst,size_bytes,start_ns,finish_ns,fct_ns,ideal_fct_ns,slowdown"
 
+// FlowsCSVHeaderGroup is the header of WriteFlowsCSV when some flow has a
+// group: a last column `group`.
+const FlowsCSVHeaderGroup = FlowsCSVHeader + ",group"
+
 // WriteFlowsCSV writes recs as CSV, one row per record in the order given,
 // after the header FlowsCSVHeader. Times are in nanoseconds at full
 // picosecond precision with no superfluous digits (see AppendNs), e.g.
 // 2000000000 or 1502758.5. slowdown is printed with %.6f. For unfinished
-// flows finish_ns, fct_ns and slowdown are empty. The output is
-// byte-deterministic.
+// flows finish_ns, fct_ns and slowdown are empty; for a chained flow that
+// never started (NotStarted) start_ns too. When some record has a Group,
+// the header is FlowsCSVHeaderGroup and every row ends with its group
+// (empty if none). The output is byte-deterministic.
 func WriteFlowsCSV(w io.Writer, recs []FlowRecord) error {
+	groups := false
+	for i := range recs {
+		groups = groups || recs[i].Group != ""
+	}
 	buf := make([]byte, 0, min(flushBytes, 96*len(recs))+128)
-	buf = append(buf, FlowsCSVHeader...)
+	if groups {
+		buf = append(buf, FlowsCSVHeaderGroup...)
+	} else {
+		buf = append(buf, FlowsCSVHeader...)
+	}
 	buf = append(buf, '\n')
 	for i := range recs {
 		r := &recs[i]
@@ -30,7 +44,9 @@ func WriteFlowsCSV(w io.Writer, recs []FlowRecord) error {
 		buf = append(buf, ',')
 		buf = strconv.AppendInt(buf, r.SizeBytes, 10)
 		buf = append(buf, ',')
-		buf = AppendNs(buf, r.Start)
+		if !r.NotStarted {
+			buf = AppendNs(buf, r.Start)
+		}
 		buf = append(buf, ',')
 		if r.Done {
 			buf = AppendNs(buf, r.Finish)
@@ -44,6 +60,10 @@ func WriteFlowsCSV(w io.Writer, recs []FlowRecord) error {
 		buf = append(buf, ',')
 		if r.Done {
 			buf = strconv.AppendFloat(buf, r.Slowdown(), 'f', 6, 64)
+		}
+		if groups {
+			buf = append(buf, ',')
+			buf = append(buf, r.Group...)
 		}
 		buf = append(buf, '\n')
 		if len(buf) >= flushBytes {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,15 +51,17 @@ func ParseNs(s string) (sim.Time, error) {
 }
 
 // ReadFlowsCSV parses a file written by WriteFlowsCSV. The first line must
-// be FlowsCSVHeader. A row with an empty finish_ns is an unfinished flow
-// (fct_ns and slowdown must then be empty too); for a finished flow fct_ns
-// must equal finish_ns − start_ns. The slowdown column is not stored (it
-// is recomputed from the times). SPort, DPort and Prio are not in the file
-// and are left 0. Errors name the line.
+// be FlowsCSVHeader or FlowsCSVHeaderGroup. A row with an empty finish_ns
+// is an unfinished flow (fct_ns and slowdown must then be empty too), one
+// with an empty start_ns a chained flow that never started (NotStarted;
+// unfinished); for a finished flow fct_ns must equal finish_ns − start_ns.
+// The slowdown column is not stored (it is recomputed from the times).
+// SPort, DPort and Prio are not in the file and are left 0. Errors name
+// the line.
 func ReadFlowsCSV(r io.Reader) ([]FlowRecord, error) {
 	var out []FlowRecord
-	err := ReadCSVRows(r, "flows csv", FlowsCSVHeader, func(line string) error {
-		rec, err := parseFlowRow(line)
+	err := readCSVRows(r, "flows csv", []string{FlowsCSVHeader, FlowsCSVHeaderGroup}, func(h int, line string) error {
+		rec, err := parseFlowRow(line, h == 1)
 		if err == nil {
 			out = append(out, rec)
 		}
@@ -71,6 +74,13 @@ func ReadFlowsCSV(r io.Reader) ([]FlowRecord, error) {
 // row for every further non-empty line (CR line ends accepted). Errors,
 // its own and row's, are prefixed with name and the line number.
 func ReadCSVRows(r io.Reader, name, header string, row func(line string) error) error {
+	return readCSVRows(r, name, []string{header}, func(_ int, line string) error { return row(line) })
+}
+
+// readCSVRows is ReadCSVRows for a file whose first line is one of
+// headers; row gets the index of the header found.
+func readCSVRows(r io.Reader, name string, headers []string, row func(h int, line string) error) error {
+	header := headers[0]
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	if !sc.Scan() {
@@ -79,8 +89,13 @@ func ReadCSVRows(r io.Reader, name, header string, row func(line string) error) 
 		}
 		return fmt.Errorf("%s: empty file, want header %q", name, header)
 	}
-	if h := strings.TrimSuffix(sc.Text(), "\r"); h != header {
-		return fmt.Errorf("%s line 1: header %q, want %q", name, h, header)
+	hi := slices.Index(headers, strings.TrimSuffix(sc.Text(), "\r"))
+	if hi < 0 {
+		want := make([]string, len(headers))
+		for i, h := range headers {
+			want[i] = strconv.Quote(h)
+		}
+		return fmt.Errorf("%s line 1: header %q, want %s", name, strings.TrimSuffix(sc.Text(), "\r"), strings.Join(want, " or "))
 	}
 	lineNo := 1
 	for sc.Scan() {
@@ -89,7 +104,7 @@ func ReadCSVRows(r io.Reader, name, header string, row func(line string) error) 
 		if line == "" {
 			continue
 		}
-		if err := row(line); err != nil {
+		if err := row(hi, line); err != nil {
 			return fmt.Errorf("%s line %d: %w", name, lineNo, err)
 		}
 	}
@@ -99,12 +114,19 @@ func ReadCSVRows(r io.Reader, name, header string, row func(line string) error) 
 	return nil
 }
 
-func parseFlowRow(line string) (FlowRecord, error) {
+func parseFlowRow(line string, group bool) (FlowRecord, error) {
 	f := strings.Split(line, ",")
-	if len(f) != 9 {
-		return FlowRecord{}, fmt.Errorf("want 9 fields, got %d", len(f))
+	want := 9
+	if group {
+		want = 10
+	}
+	if len(f) != want {
+		return FlowRecord{}, fmt.Errorf("want %d fields, got %d", want, len(f))
 	}
 	var rec FlowRecord
+	if group {
+		rec.Group = f[9]
+	}
 	ints := [...]struct {
 		name string
 		dst  *int
@@ -121,7 +143,12 @@ func parseFlowRow(line string) (FlowRecord, error) {
 		return rec, fmt.Errorf("size_bytes %q: not an integer", f[3])
 	}
 	rec.SizeBytes = size
-	if rec.Start, err = ParseNs(f[4]); err != nil {
+	if f[4] == "" {
+		if f[5] != "" {
+			return rec, fmt.Errorf("a flow that never started (empty start_ns) with finish_ns %q", f[5])
+		}
+		rec.NotStarted = true
+	} else if rec.Start, err = ParseNs(f[4]); err != nil {
 		return rec, fmt.Errorf("start_ns: %w", err)
 	}
 	if rec.IdealFCT, err = ParseNs(f[7]); err != nil {

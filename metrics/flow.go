@@ -29,6 +29,12 @@ type FlowRecord struct {
 	IdealFCT sim.Time
 	// Done reports whether the flow finished.
 	Done bool
+	// NotStarted marks a chained flow that never started (its predecessor
+	// did not complete): Start is then unknown.
+	NotStarted bool
+	// Group is the flow's traffic class tag (workload.GroupName: "cross",
+	// "intra", "incast", "bw", "probe"; "" untagged).
+	Group string
 }
 
 // FCT is the flow completion time Finish-Start (meaningful only when Done).

@@ -154,6 +154,10 @@ func (s *Scenario) checkHostLists(g *topo.Graph) error {
 		list("many_to_many.senders", p.Senders)
 		list("many_to_many.receivers", p.Receivers)
 	}
+	if p := w.CrossDC; p != nil {
+		list("cross_dc.domain_a", p.DomainA)
+		list("cross_dc.domain_b", p.DomainB)
+	}
 	if p := w.LongShort; p != nil {
 		list("long_short.long_senders", p.LongSenders)
 		list("long_short.long_receivers", p.LongReceivers)
@@ -247,6 +251,24 @@ func (s *Scenario) generated(g *topo.Graph) ([][]workload.Flow, error) {
 			out = append(out, fl)
 		}
 	}
+	if w.CrossDC != nil {
+		if p, err := s.crossDCParams(g); err != nil {
+			errs = append(errs, err)
+		} else if fl, err := workload.CrossDC(p); err != nil {
+			errs = append(errs, fmt.Errorf("workload.cross_dc: %w", err))
+		} else {
+			out = append(out, fl)
+		}
+	}
+	if w.Perftest != nil {
+		if p, err := s.perftestParams(g); err != nil {
+			errs = append(errs, err)
+		} else if fl, err := workload.Perftest(p); err != nil {
+			errs = append(errs, fmt.Errorf("workload.perftest: %w", err))
+		} else {
+			out = append(out, fl)
+		}
+	}
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -281,11 +303,12 @@ func (s *Scenario) poissonLoad() (float64, error) {
 
 // hasGenerators reports whether any generator section is present.
 func (w *Workload) hasGenerators() bool {
-	return w.Poisson != nil || w.IncastBursts != nil || w.AllToAll != nil || w.ManyToMany != nil || w.LongShort != nil
+	return w.Poisson != nil || w.IncastBursts != nil || w.AllToAll != nil || w.ManyToMany != nil || w.LongShort != nil ||
+		w.CrossDC != nil || w.Perftest != nil
 }
 
 // workloadSections names the workload sections in merge order.
-var workloadSections = []string{"flows", "file", "incast", "poisson", "incast_bursts", "all_to_all", "many_to_many", "long_short"}
+var workloadSections = []string{"flows", "file", "incast", "poisson", "incast_bursts", "all_to_all", "many_to_many", "long_short", "cross_dc", "perftest"}
 
 // generatorSections are the sections of kind generated.
 var generatorSections = workloadSections[3:]
@@ -303,7 +326,7 @@ var kindSections = map[string][]string{
 func (w *Workload) sections() []string {
 	var out []string
 	for i, on := range []bool{len(w.Flows) > 0, w.File != "", w.Incast != nil, w.Poisson != nil,
-		w.IncastBursts != nil, w.AllToAll != nil, w.ManyToMany != nil, w.LongShort != nil} {
+		w.IncastBursts != nil, w.AllToAll != nil, w.ManyToMany != nil, w.LongShort != nil, w.CrossDC != nil, w.Perftest != nil} {
 		if on {
 			out = append(out, workloadSections[i])
 		}

@@ -46,6 +46,11 @@ type Built struct {
 	series   *seriesRec
 	first    sim.Time
 	stop     sim.Time
+	// message chains (perftest's probe): completed messages; the test
+	// window of workload.perftest
+	chains             bool
+	msgs               []metrics.MessageRecord
+	testStart, testEnd sim.Time
 }
 
 // QueueSample is one sampled queue length of a monitored port.
@@ -121,6 +126,9 @@ func (s *Scenario) Flows(g *topo.Graph) ([]workload.Flow, error) {
 		for i, f := range w.Flows {
 			wf := workload.Flow{Src: int(f.Src), Dst: int(f.Dst), Prio: f.Prio, SizeBytes: f.SizeBytes,
 				Start: nsTime(f.StartNs)}
+			if f.After != nil {
+				wf.After, wf.HasAfter, wf.Gap = *f.After, true, nsTime(f.GapNs)
+			}
 			if f.Via != nil {
 				if err := checkVia(g, fmt.Sprintf("workload.flows[%d].via", i), wf.Src, wf.Dst, *f.Via); err != nil {
 					errs = append(errs, err)
@@ -455,15 +463,26 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 	net.SetAlgorithm(ctor)
 	first := sim.Never
 	for _, f := range flows {
-		if f.Start < first {
+		if f.Start < first && !f.HasAfter { // a chained flow's Start is not a start time
 			first = f.Start
 		}
+		b.chains = b.chains || f.Messages > 1
 	}
 	if first == sim.Never {
 		first = 0
 	}
 	b.stop = first + msTime(s.StopMs)
+	if pt := s.Workload.Perftest; pt != nil {
+		// the run ends with the test (docs/workloads.md §3)
+		b.testStart, b.testEnd = nsTime(pt.StartNs), pt.testEnd()
+		b.stop = min(b.stop, b.testEnd)
+	}
 	net.SetStop(b.stop)
+	if b.chains {
+		net.OnMessageDone = func(q *fabric.QP, msg int64, post, done sim.Time) {
+			b.msgs = append(b.msgs, metrics.MessageRecord{Flow: int(q.ID), Msg: msg, Post: post, Done: done})
+		}
+	}
 	if s.Outputs.RefPFC {
 		net.OnPFC(func(ev fabric.PFCEvent) {
 			b.pfc = append(b.pfc, metrics.PFCEvent{At: ev.At, Node: int(ev.Node), IsSwitch: net.Nodes[ev.Node].Switch, Port: int(ev.Port) + 1, Pause: ev.Pause})
@@ -512,7 +531,7 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 		net.Monitor(usTime(s.Outputs.ThroughputSampleUs), func(n *fabric.Network, now sim.Time) {
 			for i := range n.QPs {
 				q := &n.QPs[i]
-				if b.Flows[i].Start <= now && !q.Done {
+				if b.startedBy(i, now) && !q.Done {
 					b.bytes.Add(i, now, q.Delivered())
 				}
 			}
@@ -523,6 +542,16 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 		return nil, err
 	}
 	return b, nil
+}
+
+// startedBy reports whether flow i starts at or before now: its start time
+// is at most now, or, for a chained flow, it has started.
+func (b *Built) startedBy(i int, now sim.Time) bool {
+	if f := &b.Flows[i]; !f.HasAfter {
+		return f.Start <= now
+	}
+	q := &b.Net.QPs[i]
+	return q.Started() && q.Start <= now
 }
 
 // queuePorts resolves outputs.queue_ports to port indices of net.
@@ -577,9 +606,18 @@ type Result struct {
 	QueueStats  []metrics.QueueStats `json:"queue_stats,omitempty"`
 	Window      *WindowSummary       `json:"window,omitempty"`
 	Congestion  CongestionSummary    `json:"congestion"`
-	FlowStats   []FlowStat           `json:"-"`
-	queueCDFs   *metrics.QueueCDFs
-	series      *seriesRec
+	// FCTGroups summarises the flows of each traffic class (flows.csv's
+	// group column) when the workload tags flows (cross_dc, perftest).
+	FCTGroups map[string]metrics.FCTSummary `json:"fct_groups,omitempty"`
+	// Perftest is the outcome of workload.perftest.
+	Perftest *PerftestSummary `json:"perftest,omitempty"`
+	// Messages are the completed messages of the message chains
+	// (messages.csv, written when the workload has a chain).
+	Messages  []metrics.MessageRecord `json:"-"`
+	chains    bool
+	FlowStats []FlowStat `json:"-"`
+	queueCDFs *metrics.QueueCDFs
+	series    *seriesRec
 }
 
 // CongestionSummary counts the congestion events senders saw: congestion
@@ -664,11 +702,19 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		q := &n.QPs[i]
 		f := &b.Flows[i]
 		pi := n.PathInfo(f.Src, f.Dst)
+		size := f.SizeBytes
+		if f.Messages > 1 {
+			size = q.SizeBytes // a message chain: the bytes of the messages posted
+		}
 		rec := metrics.FlowRecord{ID: i, Src: f.Src, Dst: f.Dst, SPort: int(q.SPort), DPort: int(q.DPort), Prio: f.Prio,
-			SizeBytes: f.SizeBytes, Start: f.Start, IdealFCT: topo.IdealFCT(pi, f.SizeBytes, payload, fabric.DataHeaderBytes), Done: q.Done}
+			SizeBytes: size, Start: f.Start, IdealFCT: topo.IdealFCT(pi, size, payload, fabric.DataHeaderBytes), Done: q.Done,
+			Group: workload.GroupName(f.Group)}
+		if f.HasAfter {
+			rec.Start, rec.NotStarted = q.Start, !q.Started()
+		}
 		if q.Done {
 			rec.Finish = q.Finish
-			goodputs = append(goodputs, float64(f.SizeBytes)*8/(q.Finish-q.Start).Seconds())
+			goodputs = append(goodputs, float64(size)*8/(q.Finish-q.Start).Seconds())
 		}
 		r.Flows = append(r.Flows, rec)
 		r.FlowStats = append(r.FlowStats, FlowStat{ID: i, CNPs: q.CNPs, RateCuts: q.RateCuts, TxPackets: q.TxPackets, RetxByte: q.RetxBytes})
@@ -676,7 +722,12 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		r.Congestion.RateCuts += q.RateCuts
 	}
 	r.Summary = metrics.SummarizeFlows(r.Flows)
+	r.FCTGroups = groupSummaries(r.Flows)
 	r.Jain = metrics.Jain(goodputs)
+	r.Messages, r.chains = b.msgs, b.chains
+	if s.Workload.Perftest != nil {
+		r.Perftest = b.perftestSummary(end)
+	}
 	h := &n.Stats.RTT
 	r.RTT = RTTSummary{Samples: h.Count, MeanUs: h.Mean().Microseconds(), P50Us: h.Quantile(0.5).Microseconds(),
 		P99Us: h.Quantile(0.99).Microseconds(), MaxUs: h.MaxRTT.Microseconds()}
@@ -828,6 +879,11 @@ func (r *Result) writeFiles(dir string, s *Scenario) error {
 	}
 	if r.series != nil {
 		if err := r.series.write(dir); err != nil {
+			return err
+		}
+	}
+	if r.chains {
+		if err := writeFile(filepath.Join(dir, "messages.csv"), func(f *os.File) error { return metrics.WriteMessagesCSV(f, r.Messages) }); err != nil {
 			return err
 		}
 	}

@@ -128,6 +128,11 @@ type FlowSpec struct {
 	// Via pins the flow's data path through this switch (route pinning,
 	// workload.Flow.Via); it must lie on a shortest path from src to dst.
 	Via *NodeID `yaml:"via,omitempty"`
+	// After chains the flow to flow After (0-based index in this list): it
+	// starts gap_ns after that flow completes (workload.Flow.HasAfter);
+	// start_ns must then be absent.
+	After *int    `yaml:"after,omitempty"`
+	GapNs float64 `yaml:"gap_ns,omitempty"`
 }
 
 // Incast is N senders to one receiver, all starting at once.
@@ -159,6 +164,8 @@ type Workload struct {
 	AllToAll     *AllToAllSpec     `yaml:"all_to_all"`
 	ManyToMany   *ManyToManySpec   `yaml:"many_to_many"`
 	LongShort    *LongShortSpec    `yaml:"long_short"`
+	CrossDC      *CrossDCSpec      `yaml:"cross_dc"` // crossdc.go
+	Perftest     *PerftestSpec     `yaml:"perftest"` // perftest.go
 }
 
 // Outputs selects optional outputs.
@@ -409,6 +416,12 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	if m := w.ManyToMany; m != nil && !has("workload", "many_to_many", "per_sender") {
 		m.PerSender = 1
 	}
+	if c := w.CrossDC; c != nil {
+		errs = append(errs, c.applyDefaults(has)...)
+	}
+	if p := w.Perftest; p != nil {
+		p.applyDefaults(has)
+	}
 	return errs
 }
 
@@ -636,7 +649,7 @@ func (s *Scenario) validate() Errors {
 		}
 	case "generated":
 		if !w.hasGenerators() {
-			errs = append(errs, fmt.Errorf("workload: kind generated needs one of poisson, incast_bursts, all_to_all, many_to_many, long_short"))
+			errs = append(errs, fmt.Errorf("workload: kind generated needs one of %s", strings.Join(generatorSections, ", ")))
 		}
 	case "mixed":
 		if len(w.sections()) == 0 {
@@ -667,6 +680,7 @@ func (s *Scenario) validate() Errors {
 			errs = append(errs, fmt.Errorf("%s: src and dst are both %d", p, f.Src))
 		}
 	}
+	s.validateChainsAndTests(&errs) // perftest.go
 	if in := w.Incast; in != nil {
 		if len(in.Senders) == 0 {
 			errs = append(errs, fmt.Errorf("workload.incast.senders: at least one sender is required"))

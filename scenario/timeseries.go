@@ -303,7 +303,7 @@ func (rec *seriesRec) flowBin(b *Built, now, start sim.Time) {
 	for i := range n.QPs {
 		q := &n.QPs[i]
 		f := &b.Flows[i]
-		if f.Start >= now || q.Done && q.Finish < start {
+		if f.HasAfter && (!q.Started() || q.Start >= now) || !f.HasAfter && f.Start >= now || q.Done && q.Finish < start {
 			continue
 		}
 		d := q.Delivered()

@@ -11,8 +11,8 @@ type Flow struct {
 	Prio      int      // priority class 0..7 (the reference files use 3)
 	SPort     int      // source port; 0 = assigned per (src, dst) from 10000 as the reference does
 	DPort     int      // destination port (reference files: 100); informational
-	SizeBytes int64    // payload bytes
-	Start     sim.Time // arrival time: first byte ready at the sender
+	SizeBytes int64    // payload bytes (with Messages > 1: of each message)
+	Start     sim.Time // arrival time: first byte ready at the sender (ignored with HasAfter)
 	// RefStart is the start time the reference simulator actually uses:
 	// Seconds(double) of the decimal start time, whole ns (see RefStartTime);
 	// e.g. 2.000000223 s starts at 2,000,000,222 ns. Set by ReadNS3Flows and
@@ -25,4 +25,66 @@ type Flow struct {
 	// to Dst. Not part of the reference flow file format.
 	Via    int
 	HasVia bool
+
+	// Group tags the flow's traffic class (GroupCross, GroupIncast, ...;
+	// GroupNone = untagged) so that analyses can select flows; flows.csv
+	// writes its name (GroupName) in a `group` column.
+	Group Group
+
+	// After, when HasAfter is set, chains the flow to flow After (an index
+	// into the same flow list): it starts Gap after that flow completes
+	// (its last byte acknowledged), and never if it does not complete.
+	// Start is then not a start time; generators set it to the
+	// predecessor's Start, so that sorting by Start keeps a chain in order.
+	// Merge and the other list operations keep After pointing at the same
+	// flow. Chains must not form a cycle.
+	After    int
+	HasAfter bool
+	// Gap is the delay from the completion of the predecessor (HasAfter)
+	// or of the previous message (Messages > 1) to the next start; >= 0.
+	Gap sim.Time
+
+	// MaxInFlight, if positive, caps the payload bytes the flow has in
+	// flight (sent, not yet acknowledged), independently of the congestion
+	// control's window: a packet may be sent while the bytes in flight are
+	// below the smaller of the two (perftest's tx-depth × message size;
+	// docs/workloads.md §3).
+	MaxInFlight int64
+
+	// Messages > 1 makes the flow a message chain on one queue pair:
+	// messages of SizeBytes each, message k+1 posted Gap after message k
+	// completed (ib_write_lat's ping-pong; docs/workloads.md §3). The
+	// fabric posts each message when the previous one completes, so a
+	// chain of a million messages costs one queue pair. Until, if
+	// positive, ends the chain earlier: no message is posted at or after
+	// Until. MessagesUnlimited posts messages until Until.
+	Messages int64
+	Until    sim.Time
+}
+
+// MessagesUnlimited as Flow.Messages posts messages until Flow.Until.
+const MessagesUnlimited = int64(1) << 62
+
+// Group is a flow's traffic class tag.
+type Group uint8
+
+// Traffic classes of the generators.
+const (
+	GroupNone      Group = iota // untagged
+	GroupCross                  // cross_dc: all-to-all between two domains
+	GroupIntra                  // cross_dc: all-to-all within a domain
+	GroupIncast                 // cross_dc: BDP-sized incast flows
+	GroupBandwidth              // perftest: ib_write_bw bandwidth flows
+	GroupProbe                  // perftest: ib_write_lat latency probe chain
+)
+
+var groupNames = [...]string{"", "cross", "intra", "incast", "bw", "probe"}
+
+// GroupName is the name of a group as written in flows.csv ("" for
+// GroupNone and unknown values).
+func GroupName(g Group) string {
+	if int(g) < len(groupNames) {
+		return groupNames[g]
+	}
+	return ""
 }

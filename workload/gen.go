@@ -539,19 +539,52 @@ func LongShort(p LongShortParams) ([]Flow, error) {
 // Merge returns the flows of all lists in one new slice, stably sorted by
 // start time (ties keep list order, then order within a list), with SPort
 // reassigned by AssignRefSPorts over the merged order, as the reference
-// assigns ports over its whole flow file. The inputs are not modified.
+// assigns ports over its whole flow file. A chained flow's After (an index
+// into its own list) is renumbered to the same flow's position in the
+// result. The inputs are not modified.
 func Merge(lists ...[]Flow) []Flow {
 	n := 0
+	chained := false
 	for _, l := range lists {
 		n += len(l)
+		for i := range l {
+			chained = chained || l[i].HasAfter
+		}
 	}
 	out := make([]Flow, 0, n)
 	for _, l := range lists {
+		base := len(out)
 		out = append(out, l...)
+		for i := base; i < len(out); i++ {
+			if out[i].HasAfter {
+				out[i].After += base
+			}
+		}
 	}
-	slices.SortStableFunc(out, func(a, b Flow) int { return cmpTime(a.Start, b.Start) })
-	AssignRefSPorts(out)
-	return out
+	if !chained {
+		slices.SortStableFunc(out, func(a, b Flow) int { return cmpTime(a.Start, b.Start) })
+		AssignRefSPorts(out)
+		return out
+	}
+	// sort a permutation, then renumber the predecessors
+	perm := make([]int32, n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortStableFunc(perm, func(a, b int32) int { return cmpTime(out[a].Start, out[b].Start) })
+	pos := make([]int32, n) // old index → new index
+	for k, i := range perm {
+		pos[i] = int32(k)
+	}
+	sorted := make([]Flow, n)
+	for k, i := range perm {
+		sorted[k] = out[i]
+		if f := &sorted[k]; f.HasAfter && f.After >= 0 && f.After < n {
+			f.After = int(pos[f.After])
+		}
+	}
+	AssignRefSPorts(sorted)
+	return sorted
 }
 
 // OfferedLoad is the load the flows offer relative to the aggregate host

@@ -239,7 +239,9 @@ func AssignRefSPorts(flows []Flow) {
 // ReadNS3Flows (start times via FormatSeconds). ReadNS3Flows of the output
 // equals flows when their SPort and RefStart are as ReadNS3Flows assigns
 // them. It fails, writing nothing, if a flow is invalid for the format or
-// the start times decrease.
+// the start times decrease, or a flow is chained (Flow.HasAfter) or a
+// message chain (Flow.Messages > 1). Group, MaxInFlight and Via are not
+// part of the format and are not written.
 func WriteNS3Flows(w io.Writer, flows []Flow) error {
 	for i, fl := range flows {
 		var err error
@@ -256,6 +258,8 @@ func WriteNS3Flows(w io.Writer, flows []Flow) error {
 			err = fmt.Errorf("start %v out of range", fl.Start)
 		case i > 0 && fl.Start < flows[i-1].Start:
 			err = fmt.Errorf("start %v earlier than the previous flow's", fl.Start)
+		case fl.HasAfter || fl.Messages > 1:
+			err = fmt.Errorf("a chained flow or message chain has no start time in the reference format")
 		}
 		if err != nil {
 			return fmt.Errorf("workload: flow %d: %w", i, err)

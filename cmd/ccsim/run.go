@@ -210,8 +210,25 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
 		}
 	}
 	if len(unfinished) > 0 {
-		fmt.Fprintf(w, "unfinished flows (stop_ms = %v came first; summaries cover finished flows only): %s\n",
-			s.StopMs, strings.Join(unfinished, ", "))
+		cause := fmt.Sprintf("stop_ms = %v came first", s.StopMs)
+		if pt := s.Workload.Perftest; pt != nil {
+			cause = fmt.Sprintf("the run ends with the perftest test, %v ms, or stop_ms = %v", pt.DurationMs, s.StopMs)
+		}
+		fmt.Fprintf(w, "unfinished flows (%s; summaries cover finished flows only): %s\n",
+			cause, strings.Join(unfinished, ", "))
+	}
+	for _, r := range res {
+		if r == nil || r.Perftest == nil {
+			continue
+		}
+		p := r.Perftest
+		var per []string
+		for _, f := range p.Bandwidth.Flows {
+			per = append(per, fmt.Sprintf("%.2f", f.Gbps))
+		}
+		l := &p.Latency
+		fmt.Fprintf(w, "perftest %s: bandwidth %.2f Gb/s over %v ms (per flow %s); probe latency %d messages, mean %.2f p50 %.2f p99 %.2f max %.2f us\n",
+			r.CC, p.Bandwidth.TotalGbps, p.MeasuredMs, strings.Join(per, ", "), l.Count, l.MeanUs, l.P50Us, l.P99Us, l.MaxUs)
 	}
 }
 

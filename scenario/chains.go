@@ -1,0 +1,72 @@
+package scenario
+
+import (
+	"fmt"
+
+	"github.com/ccsim/ccsim/metrics"
+	"github.com/ccsim/ccsim/workload"
+)
+
+// validateChainsAndTests checks the chained explicit flows
+// (workload.flows[].after, gap_ns), the sections cross_dc and perftest,
+// and the outputs that cannot hold them.
+func (s *Scenario) validateChainsAndTests(errs *Errors) {
+	w := &s.Workload
+	chained := false
+	for i, f := range w.Flows {
+		p := fmt.Sprintf("workload.flows[%d]", i)
+		if f.After == nil {
+			if f.GapNs != 0 {
+				*errs = append(*errs, fmt.Errorf("%s.gap_ns needs %s.after (the flow it follows)", p, p))
+			}
+			continue
+		}
+		chained = true
+		if *f.After < 0 || *f.After >= len(w.Flows) || *f.After == i {
+			*errs = append(*errs, fmt.Errorf("%s.after = %d: want the index of another flow of workload.flows, in [0, %d]", p, *f.After, len(w.Flows)-1))
+		}
+		if f.StartNs != 0 {
+			*errs = append(*errs, fmt.Errorf("%s: start_ns = %v and after both given: a chained flow starts when flow %d completes (plus gap_ns)", p, f.StartNs, *f.After))
+		}
+		rangef(errs, p+".gap_ns", f.GapNs, 0, 1e12)
+	}
+	if chained {
+		fl := make([]workload.Flow, len(w.Flows))
+		for i, f := range w.Flows {
+			if f.After != nil {
+				fl[i].After, fl[i].HasAfter = *f.After, true
+			}
+		}
+		if err := workload.CheckChains(fl); err != nil {
+			*errs = append(*errs, fmt.Errorf("workload.flows: %v", err))
+		}
+	}
+	if c := w.CrossDC; c != nil {
+		c.validate(errs)
+	}
+	if p := w.Perftest; p != nil {
+		p.validate(errs)
+	}
+	if s.Outputs.FlowFile && (chained || w.Perftest != nil) {
+		*errs = append(*errs, fmt.Errorf("outputs.flow_file: the reference flow file cannot hold chained flows (workload.flows[].after) or perftest's probe chain; remove one of them"))
+	}
+}
+
+// groupSummaries summarises the flows of each group (nil when no flow has
+// one).
+func groupSummaries(recs []metrics.FlowRecord) map[string]metrics.FCTSummary {
+	by := map[string][]metrics.FlowRecord{}
+	for _, r := range recs {
+		if r.Group != "" {
+			by[r.Group] = append(by[r.Group], r)
+		}
+	}
+	if len(by) == 0 {
+		return nil
+	}
+	out := make(map[string]metrics.FCTSummary, len(by))
+	for g, rs := range by {
+		out[g] = metrics.SummarizeFlows(rs)
+	}
+	return out
+}
