@@ -341,6 +341,10 @@ func (n *Network) AddFeature(sw int, f SwitchFeature) {
 	n.Nodes[sw].features = append(n.Nodes[sw].features, f)
 }
 
+// Features returns the switch-side features attached to switch sw (e.g.
+// to read their statistics after a run).
+func (n *Network) Features(sw int) []SwitchFeature { return n.Nodes[sw].features }
+
 // SetRequirements declares what the senders' algorithm needs (INT stamping,
 // timestamps); it fixes the wire sizes of data and ACK packets.
 func (n *Network) SetRequirements(r Requirements) {
