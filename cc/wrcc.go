@@ -3,7 +3,6 @@ package cc
 import (
 	"fmt"
 	"math"
-	"sync"
 
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/sim"
@@ -108,8 +107,6 @@ type wrccRun struct {
 	fMinBps    int64
 	bTar       float64 // b/s; 0 = the port's line rate
 	slots      int     // 1, or WRCCPhaseSlots with random_phase
-	once       sync.Once
-	flows      int
 }
 
 func newWRCCRun(p *WRCCParams) *wrccRun {
@@ -241,6 +238,10 @@ type WRCCSwitch struct {
 	lastFCNP []sim.Time
 	slot     int
 	tick     int
+	// busy: a packet was enqueued or a data packet left since the last
+	// update; idle: at the last update every port was idle at F_max (with
+	// both, an update would change nothing and is skipped)
+	busy, idle bool
 	// FCNPs counts the FCNPs this switch sent; Periods the PFR updates.
 	FCNPs, Periods int64
 }
@@ -307,6 +308,7 @@ func (s *WRCCSwitch) Domain() uint16 { return s.domain }
 // OnEnqueue counts a data packet handed to egress out's queue in Bytes
 // (paper §3.2 "data-plane statistics"; wire bytes, I10).
 func (s *WRCCSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
+	s.busy = true
 	if p.Kind != fabric.KindData {
 		return
 	}
@@ -327,6 +329,7 @@ func (s *WRCCSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric
 	if p.Kind != fabric.KindData {
 		return
 	}
+	s.busy = true
 	e := int(out - s.first)
 	x := n.WRCCExt(p)
 	s.rttSum[e] += int64(x.RTTEst)
@@ -372,10 +375,16 @@ func (s *WRCCSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {
 			return
 		}
 	}
+	if s.idle && !s.busy {
+		return // nothing arrived or left since an update that changed nothing
+	}
 	s.Periods++
 	np := s.np
+	s.idle, s.busy = true, false
 	for e := range np {
-		s.updatePort(n, e)
+		if !s.updatePort(n, e) {
+			s.idle = false
+		}
 	}
 	for e := range np {
 		for k := range int(s.nIn[e]) {
@@ -387,15 +396,16 @@ func (s *WRCCSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {
 	}
 }
 
-// updatePort computes eq. 1 and Algorithm 1 for egress port e.
-func (s *WRCCSwitch) updatePort(n *fabric.Network, e int) {
+// updatePort computes eq. 1 and Algorithm 1 for egress port e; it reports
+// whether the port was idle at F_max (nothing to compute).
+func (s *WRCCSwitch) updatePort(n *fabric.Network, e int) bool {
 	r := s.r
 	np := s.np
 	qp := n.Ports[s.first+int32(e)].QueueBytes()
 	ni := int(s.nIn[e])
 	if ni == 0 && qp == 0 && s.pktNum[e] == 0 && s.pfr[e] == r.fMax {
 		// idle port at F_max: Algorithm 1 would leave everything as it is
-		return
+		return true
 	}
 	in := WRCCPortInput{RFair: s.pfr[e], Qp: qp}
 	var all int64
@@ -418,6 +428,7 @@ func (s *WRCCSwitch) updatePort(n *fabric.Network, e int) {
 	s.last[e] = in
 	s.pfr[e] = WRCCFairRate(&r.p, s.bTar[e], in)
 	s.pfrMbps[e] = mbpsField(s.pfr[e])
+	return false
 }
 
 // WRCC is one QP's sender (paper Algorithm 2).
