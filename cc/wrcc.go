@@ -47,6 +47,7 @@ type WRCCParams struct {
 	ApproxDivision   bool    `yaml:"approx_division" doc:"emulate the P4 prototype: divisions by measured values (PktNum, RTT_avg, SlowDown) use the divisor rounded to the nearest power of two (I14)"`
 	QExtraLiteral    bool    `yaml:"qextra_literal" doc:"Algorithm 1 line 7 as printed: Q_Extra = Q_max − Q_p; false: the excess Q_p − QRatio_max·Q_max (I1)"`
 	STimerLiteralMax bool    `yaml:"stimer_literal_max" doc:"Algorithm 2 line 17 as printed: R_c = max(2R_c, B_send), i.e. line rate at every expiry; false: min (I2)"`
+	StaleACKLiteral  bool    `yaml:"stale_ack_literal" doc:"Algorithm 2 line 3 as printed: ignore every ACK with PSN ≤ PSN_last; false: such an ACK may still lower R_c (I21: else a cross-DC sender that gets near-source FCNPs every T_1 never hears of a remote bottleneck)"`
 	RandomPhase      bool    `yaml:"random_phase" doc:"each switch runs its periodic task at its own random phase (one of 16 slots of WRCCT/16) instead of all at k·WRCCT (I15)"`
 	FCNPBytes        int     `yaml:"fcnp_bytes" unit:"B" doc:"FCNP wire size (a minimum frame with the 12-byte fields)"`
 }
@@ -442,8 +443,9 @@ type WRCC struct {
 	SDI     uint16
 	line    int64
 	// FCNPs counts the FCNPs received, FCNPCuts those that lowered R_c,
-	// Doublings the timer expiries.
-	FCNPs, FCNPCuts, Doublings int64
+	// Doublings the timer expiries, StaleCuts the ACKs older than PSN_last
+	// that lowered R_c (I21).
+	FCNPs, FCNPCuts, Doublings, StaleCuts int64
 }
 
 // NewWRCC returns a per-QP constructor for p (which must be valid).
@@ -487,13 +489,21 @@ func (w *WRCC) apply(q *fabric.QP) {
 }
 
 // OnAck is HandleACK: the first ACK ends the burst (FBDP = 0); an ACK newer
-// than PSN_last sets R_c to the echoed path-minimum fair rate; an ACK from
-// another datacenter keeps FBDP = 1. NACKs are handled alike (I13).
+// than PSN_last sets R_c to the echoed path-minimum fair rate (an older
+// one only if that is lower, I21); an ACK from another datacenter keeps
+// FBDP = 1. NACKs are handled alike (I13).
 func (w *WRCC) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	w.FBDP = 0
+	fair := w.clampRate(int64(a.WRCC.FairRate) * 1e6)
 	if a.Seq > w.PSNLast {
-		w.Rc = w.clampRate(int64(a.WRCC.FairRate) * 1e6)
+		w.Rc = fair
 		w.PSNLast = a.Seq
+	} else if fair < w.Rc && !w.r.p.StaleACKLiteral {
+		// an ACK older than the last FCNP's packet may not raise the rate
+		// (the paper's intent), but a lower path minimum is news of a
+		// bottleneck elsewhere (I21)
+		w.Rc = fair
+		w.StaleCuts++
 	}
 	if a.WRCC.Domain != w.SDI {
 		w.FBDP = 1

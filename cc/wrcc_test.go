@@ -156,6 +156,11 @@ func TestWRCCSender(t *testing.T) {
 	if w.Rc != 10e9 || w.PSNLast != 5000 {
 		t.Fatalf("old ack acted: Rc %d", w.Rc)
 	}
+	// … but an older ACK with a lower rate lowers R_c (I21), keeping PSN_last
+	ack(5000, 8_000, 2)
+	if w.Rc != 8e9 || w.PSNLast != 5000 || w.StaleCuts != 1 {
+		t.Fatalf("older, lower ack: Rc %d PSN_last %d", w.Rc, w.PSNLast)
+	}
 	ack(6000, 50_000, 2)
 	if w.Rc != 50e9 || w.PSNLast != 6000 {
 		t.Fatalf("new ack: Rc %d", w.Rc)
@@ -179,6 +184,15 @@ func TestWRCCSender(t *testing.T) {
 	w.OnNotice(q, &fabric.Notice{Kind: fabric.KindCNP}, now)
 	if w.Rc != 100e6 || w.FCNPs != 2 {
 		t.Fatalf("cnp acted: Rc %d", w.Rc)
+	}
+	// stale_ack_literal: an older ACK never acts
+	sl := cc.WRCCDefaults()
+	sl.StaleACKLiteral = true
+	q3, w3 := wrccQP(t, sl)
+	w3.OnNotice(q3, &fabric.Notice{Kind: fabric.KindNotice, Args: fabric.NoticeArgs{1, 5000, 20_000, 0}}, 0)
+	w3.OnAck(q3, &fabric.AckInfo{Seq: 4000, WRCC: fabric.WRCCExt{Domain: 2, FairRate: 8_000}}, 0)
+	if w3.Rc != 20e9 {
+		t.Fatalf("literal stale ack: Rc %d, want 20 G", w3.Rc)
 	}
 	// the literal timer (max) jumps to line rate
 	lit := cc.WRCCDefaults()
