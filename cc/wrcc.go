@@ -11,7 +11,7 @@ import (
 // WRCC (Liu, Yan, Fang, Xu, Zhang, Yang, "Congestion control for RDMA with
 // end-network collaboration in computing power network", Journal on
 // Communications 2026, paper 002; docs/algorithms/wrcc.md, whose
-// interpretation ids I1–I20 the comments below cite) is an explicit-rate
+// interpretation ids I1–I21 the comments below cite) is an explicit-rate
 // scheme for RDMA across datacenters:
 //
 //   - every data packet carries a 12-byte INT extension (domain id, burst
@@ -368,6 +368,8 @@ func (s *WRCCSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric
 // OnPeriod runs the periodic task (paper §3.4) every WRCCT: eq. 1 and
 // Algorithm 1 for every egress port, then the reset of the period's
 // counters (after all ports: PfcNum and Bytes are shared between ports).
+// Idle ports and switches are skipped where the update would change
+// nothing (I11).
 func (s *WRCCSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {
 	r := s.r
 	if r.slots > 1 {
@@ -397,7 +399,8 @@ func (s *WRCCSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {
 	}
 }
 
-// updatePort computes eq. 1 and Algorithm 1 for egress port e; it reports
+// updatePort computes eq. 1 and Algorithm 1 for egress port e (PfcNum from
+// the PAUSE counter's growth, PFCth read now, I9); it reports
 // whether the port was idle at F_max (nothing to compute).
 func (s *WRCCSwitch) updatePort(n *fabric.Network, e int) bool {
 	r := s.r
