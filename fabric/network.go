@@ -180,6 +180,7 @@ type Network struct {
 	Ports []Port
 	pkts  []Packet
 	ints  []intStack // INT records per packet slot (only with INT)
+	wrcc  []WRCCExt  // WRCC INT extension per packet slot (only with Requirements.WRCCExt)
 	free  []int32
 
 	QPs []QP
@@ -486,11 +487,18 @@ func (n *Network) AddFeature(sw int, f SwitchFeature) {
 	n.Nodes[sw].features = append(n.Nodes[sw].features, f)
 }
 
+// Features returns the switch-side features attached to switch sw (e.g.
+// to read their statistics after a run).
+func (n *Network) Features(sw int) []SwitchFeature { return n.Nodes[sw].features }
+
 // SetRequirements declares what the senders' algorithm needs (INT stamping,
 // timestamps); it fixes the wire sizes of data and ACK packets.
 func (n *Network) SetRequirements(r Requirements) {
 	n.req = r
 	n.cfg.INT = n.cfg.INT || r.INT
+	if r.WRCCExt && len(n.wrcc) < len(n.pkts) {
+		n.wrcc = append(n.wrcc, make([]WRCCExt, len(n.pkts)-len(n.wrcc))...)
+	}
 	if r.OwnECN {
 		n.cfg.ECN = false
 		for i := range n.Nodes {
@@ -549,9 +557,12 @@ func (n *Network) alloc() int32 {
 	if n.cfg.INT {
 		n.ints = append(n.ints, intStack{})
 	}
+	if n.req.WRCCExt {
+		n.wrcc = append(n.wrcc, WRCCExt{})
+	}
 	// Once the packets outgrow a core's cache, the loop starts touching
 	// each packet before its arrival runs (see Run).
-	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{})) > touchAheadBytes
+	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.wrcc)*int(unsafe.Sizeof(WRCCExt{})) > touchAheadBytes
 	return int32(len(n.pkts) - 1)
 }
 

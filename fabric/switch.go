@@ -125,6 +125,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 			if ip.headroomUsed[c] > 0 || n.sharedOf(ip, c) >= n.threshold(nd, ip, c) {
 				ip.pauseSent[c] = true
 				n.sendPFC(in, c, true)
+				pk = &n.pkts[pi] // the PAUSE's allocation may have moved the pool
 			}
 		}
 	}
@@ -139,7 +140,8 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	}
 	if nd.features != nil {
 		for _, f := range nd.features {
-			f.OnEnqueue(n, sw, in, out, pk, n.now)
+			// re-read: a feature may have sent a notice (moving the pool)
+			f.OnEnqueue(n, sw, in, out, &n.pkts[pi], n.now)
 		}
 	}
 	n.switchSend(out)
@@ -265,9 +267,12 @@ func (n *Network) switchSend(pt int32) {
 		}
 		if nd.features != nil {
 			for _, f := range nd.features {
-				f.OnDequeue(n, p.Node, pt, pk, n.now)
+				// the pool may have moved (a RESUME above, a notice sent
+				// by a feature): pass the packet's current address
+				f.OnDequeue(n, p.Node, pt, &n.pkts[pi], n.now)
 			}
 		}
+		pk = &n.pkts[pi]
 	}
 	// INT stamping of data packets (HPCC fields)
 	if n.cfg.INT && pk.Kind == KindData {

@@ -591,6 +591,7 @@ type Result struct {
 	PFC         PFCSummary           `json:"pfc"`
 	Bytes       ByteSummary          `json:"bytes"`
 	Drops       int64                `json:"drops"`
+	Notices     int64                `json:"notices,omitempty"`
 	LinkLosses  int64                `json:"link_losses"` // packets lost on lossy links (topology error rates), included in drops
 	ECNMarked   int64                `json:"ecn_marked"`  // packets switches marked CE (RED at dequeue, or an algorithm's own marking)
 	Jain        float64              `json:"jain_goodput"`
@@ -743,6 +744,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		r.ECNMarked += p.Stats.Marked
 	}
 	r.LinkLosses = n.Stats.LinkLosses
+	r.Notices = n.Stats.Notices // switch notices: DCON CNMs, Bolt SRCs, WRCC FCNPs
 	_, inflight := n.DataInFlight()
 	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
 	r.PFCEvents = b.pfc
