@@ -39,13 +39,11 @@ func ParseAct(s string) (Act, error) {
 	return 0, fmt.Errorf("nn: unknown activation %q (want identity, sigmoid, tanh or relu)", s)
 }
 
-// sigmoid is the logistic function, written so that neither branch overflows.
+// sigmoid is the logistic function 1/(1+e^−x). It needs no branch on the
+// sign: for x ≪ 0, e^−x overflows to +Inf and the result is the correct 0;
+// the relative error is a few ulps everywhere.
 func sigmoid(x float64) float64 {
-	if x >= 0 {
-		return 1 / (1 + math.Exp(-x))
-	}
-	e := math.Exp(x)
-	return e / (1 + e)
+	return 1 / (1 + math.Exp(-x))
 }
 
 // Apply returns the activation of x.

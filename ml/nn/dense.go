@@ -124,12 +124,7 @@ func (d *Dense) forward(s any, x []float64, steps int) []float64 {
 		xt := x[t*in : (t+1)*in]
 		yt := st.y[t*out : (t+1)*out]
 		for o := range yt {
-			row := w[o*in : (o+1)*in]
-			s := b[o]
-			for i, v := range row {
-				s += v * xt[i]
-			}
-			yt[o] = s
+			yt[o] = b[o] + dot(w[o*in:(o+1)*in], xt)
 		}
 	}
 	return st.y[:steps*out]

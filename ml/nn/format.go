@@ -218,6 +218,9 @@ func checkSpec(s layerSpec, reserved []byte) (int, error) {
 	if reserved[0] != 0 || reserved[1] != 0 {
 		return 0, fmt.Errorf("reserved bytes %x, want 0000", reserved)
 	}
+	if s.kind < KindDense || s.kind > KindActivation {
+		return 0, fmt.Errorf("unknown layer kind %d", uint8(s.kind))
+	}
 	for _, n := range []int{s.a, s.b} {
 		if n < 1 || n > MaxSize {
 			return 0, fmt.Errorf("%v: size %d, want 1..%d", s.kind, n, MaxSize)

@@ -110,7 +110,8 @@ type LSTMState struct {
 	tc    []float64 // steps×H: tanh(C_t)
 	dx    []float64 // steps×In
 	dz    []float64 // 4H: dLoss/d(pre-activation gates) of one step
-	dhz   []float64 // H+In: W_ᵀ·dz, split into dh_{t−1} and dx_t
+	dhz   []float64 // H+In: Wᵀ·dz, split into dh_{t−1} and dx_t
+	hx    []float64 // H+In: [h_{t−1}, x_t] of the step being computed
 	dh    []float64 // H: dLoss/dh_t flowing back
 	dc    []float64 // H: dLoss/dC_t flowing back
 }
@@ -129,7 +130,7 @@ func (l *LSTM) newState(maxSteps int) any {
 		gates: make([]float64, n*4*H),
 		h:     make([]float64, (n+1)*H), c: make([]float64, (n+1)*H),
 		tc: make([]float64, n*H), dx: make([]float64, n*l.In),
-		dz: make([]float64, 4*H), dhz: make([]float64, H+l.In),
+		dz: make([]float64, 4*H), dhz: make([]float64, H+l.In), hx: make([]float64, H+l.In),
 		dh: make([]float64, H), dc: make([]float64, H),
 	}
 }
@@ -151,16 +152,11 @@ func (l *LSTM) forward(s any, x []float64, steps int) []float64 {
 		xt := x[t*In : (t+1)*In]  // x_t
 		g := st.gates[t*4*H : (t+1)*4*H]
 		// pre-activations W·[h_{t−1}, x_t] + b of the four gates
+		hx := st.hx // [h_{t−1}, x_t], contiguous like the rows of W
+		copy(hx, hp)
+		copy(hx[H:], xt)
 		for r := range g {
-			row := w[r*K : (r+1)*K]
-			z := b[r]
-			for j, v := range row[:H] {
-				z += v * hp[j]
-			}
-			for k, v := range row[H:] {
-				z += v * xt[k]
-			}
-			g[r] = z
+			g[r] = b[r] + dot(w[r*K:(r+1)*K], hx)
 		}
 		cp := st.c[t*H : (t+1)*H]
 		ct := st.c[(t+1)*H : (t+2)*H]
@@ -246,4 +242,23 @@ func (l *LSTM) backward(s any, dy []float64) []float64 {
 	copy(st.DH0, dh)
 	copy(st.DC0, dc)
 	return st.dx[:steps*In]
+}
+
+// dot returns Σ a[i]·b[i] (len(b) ≥ len(a)) with four partial sums, which
+// shortens the chain of dependent additions. The summation order is fixed,
+// so results are deterministic.
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
