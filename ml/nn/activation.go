@@ -2,7 +2,6 @@ package nn
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 )
 
@@ -43,7 +42,7 @@ func ParseAct(s string) (Act, error) {
 // sign: for x ≪ 0, e^−x overflows to +Inf and the result is the correct 0;
 // the relative error is a few ulps everywhere.
 func sigmoid(x float64) float64 {
-	return 1 / (1 + math.Exp(-x))
+	return 1 / (1 + DetExp(-x))
 }
 
 // Apply returns the activation of x.
@@ -52,7 +51,7 @@ func (a Act) Apply(x float64) float64 {
 	case Sigmoid:
 		return sigmoid(x)
 	case Tanh:
-		return math.Tanh(x)
+		return DetTanh(x)
 	case ReLU:
 		if x > 0 {
 			return x
@@ -69,7 +68,7 @@ func (a Act) DerivFromOutput(y float64) float64 {
 	case Sigmoid:
 		return y * (1 - y)
 	case Tanh:
-		return 1 - y*y
+		return 1 - float64(y*y)
 	case ReLU:
 		if y > 0 {
 			return 1
@@ -133,7 +132,7 @@ func (a *Activation) forward(s any, x []float64, steps int) []float64 {
 		}
 	case Tanh:
 		for i, v := range x {
-			y[i] = math.Tanh(v)
+			y[i] = DetTanh(v)
 		}
 	case ReLU:
 		for i, v := range x {
@@ -163,7 +162,7 @@ func (a *Activation) backward(s any, dy []float64) []float64 {
 		}
 	case Tanh:
 		for i, v := range y {
-			dx[i] = dy[i] * (1 - v*v)
+			dx[i] = dy[i] * (1 - float64(v*v))
 		}
 	case ReLU:
 		for i, v := range y {

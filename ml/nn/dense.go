@@ -101,7 +101,7 @@ func uniform(r *rand.Rand, w []float64, a float64) {
 		return
 	}
 	for i := range w {
-		w[i] = (2*r.Float64() - 1) * a
+		w[i] = (float64(2*r.Float64()) - 1) * a
 	}
 }
 
@@ -145,8 +145,8 @@ func (d *Dense) backward(s any, dy []float64) []float64 {
 			row := w[o*in : (o+1)*in]
 			gr := gw[o*in : (o+1)*in]
 			for i, v := range row {
-				gr[i] += g * xt[i]
-				dxt[i] += g * v
+				gr[i] += float64(g * xt[i])
+				dxt[i] += float64(g * v)
 			}
 		}
 	}

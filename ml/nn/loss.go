@@ -60,7 +60,7 @@ func (l Loss) Value(p, y []float64) (float64, error) {
 		if l == MAE {
 			s += math.Abs(d)
 		} else {
-			s += d * d
+			s += float64(d * d)
 		}
 	}
 	return s / float64(len(p)), nil
@@ -91,7 +91,7 @@ func (l Loss) Grad(p, y, grad []float64, scale float64) (float64, error) {
 				grad[i] = 0
 			}
 		} else {
-			s += d * d
+			s += float64(d * d)
 			grad[i] = scale * 2 * d / n
 		}
 	}

@@ -163,12 +163,12 @@ func (l *LSTM) forward(s any, x []float64, steps int) []float64 {
 		ht := st.h[(t+1)*H : (t+2)*H]
 		tc := st.tc[t*H : (t+1)*H]
 		for j := range H {
-			f := sigmoid(g[j])        // f_t, eq. (4)
-			i := sigmoid(g[H+j])      // i_t, eq. (5)
-			cc := math.Tanh(g[2*H+j]) // C̃_t, eq. (6)
-			o := sigmoid(g[3*H+j])    // o_t, eq. (8)
-			c := f*cp[j] + i*cc       // C_t, eq. (7)
-			tcj := math.Tanh(c)       // tanh(C_t)
+			f := sigmoid(g[j])                    // f_t, eq. (4)
+			i := sigmoid(g[H+j])                  // i_t, eq. (5)
+			cc := DetTanh(g[2*H+j])               // C̃_t, eq. (6)
+			o := sigmoid(g[3*H+j])                // o_t, eq. (8)
+			c := float64(f*cp[j]) + float64(i*cc) // C_t, eq. (7)
+			tcj := DetTanh(c)                     // tanh(C_t)
 			g[j], g[H+j], g[2*H+j], g[3*H+j] = f, i, cc, o
 			ct[j], tc[j], ht[j] = c, tcj, o*tcj // h_t, eq. (9)
 		}
@@ -212,10 +212,10 @@ func (l *LSTM) backward(s any, dy []float64) []float64 {
 		tc := st.tc[t*H : (t+1)*H]
 		for j := range H {
 			f, i, cc, o := g[j], g[H+j], g[2*H+j], g[3*H+j]
-			dC := dc[j] + dh[j]*o*(1-tc[j]*tc[j])
+			dC := dc[j] + float64(dh[j]*o*(1-float64(tc[j]*tc[j])))
 			dz[j] = dC * cp[j] * f * (1 - f)
 			dz[H+j] = dC * cc * i * (1 - i)
-			dz[2*H+j] = dC * i * (1 - cc*cc)
+			dz[2*H+j] = dC * i * (1 - float64(cc*cc))
 			dz[3*H+j] = dh[j] * tc[j] * o * (1 - o)
 			dc[j] = dC * f
 		}
@@ -227,13 +227,13 @@ func (l *LSTM) backward(s any, dy []float64) []float64 {
 			row := w[r*K : (r+1)*K]
 			gr := gw[r*K : (r+1)*K]
 			for j, v := range hp {
-				gr[j] += d * v
+				gr[j] += float64(d * v)
 			}
 			for k, v := range xt {
-				gr[H+k] += d * v
+				gr[H+k] += float64(d * v)
 			}
 			for q, v := range row {
-				dhz[q] += d * v
+				dhz[q] += float64(d * v)
 			}
 		}
 		copy(dh, dhz[:H])
@@ -247,18 +247,54 @@ func (l *LSTM) backward(s any, dy []float64) []float64 {
 // dot returns Σ a[i]·b[i] (len(b) ≥ len(a)) with four partial sums, which
 // shortens the chain of dependent additions. The summation order is fixed,
 // so results are deterministic.
+//
+// Here and in every kernel of the package, a product that feeds an addition
+// is written float64(a*b): the explicit conversion forbids the compiler to
+// fuse it into a multiply-add (which it may do on arm64, ppc64, s390x,
+// riscv64 and amd64 v3), so results are bit-identical on every machine.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	i := 0
 	for ; i+4 <= len(a); i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
+		s0 += float64(a[i] * b[i])
+		s1 += float64(a[i+1] * b[i+1])
+		s2 += float64(a[i+2] * b[i+2])
+		s3 += float64(a[i+3] * b[i+3])
 	}
 	for ; i < len(a); i++ {
-		s0 += a[i] * b[i]
+		s0 += float64(a[i] * b[i])
 	}
 	return (s0 + s1) + (s2 + s3)
+}
+
+// SetFromTorch sets the weights from PyTorch nn.LSTM tensors of one layer
+// (weight_ih_l0: 4H×In, weight_hh_l0: 4H×H, bias_ih_l0 and bias_hh_l0: 4H,
+// all flat row-major, gate blocks in PyTorch's order i, f, g, o). The gates
+// are reordered to f, i, C̃, o, the h and x columns joined as [h, x], and the
+// two biases summed (docs/ml.md §2.2).
+func (l *LSTM) SetFromTorch(weightIH, weightHH, biasIH, biasHH []float64) error {
+	H, In := l.Hidden, l.In
+	for _, c := range []struct {
+		name string
+		got  int
+		want int
+	}{{"weight_ih", len(weightIH), 4 * H * In}, {"weight_hh", len(weightHH), 4 * H * H},
+		{"bias_ih", len(biasIH), 4 * H}, {"bias_hh", len(biasHH), 4 * H}} {
+		if c.got != c.want {
+			return fmt.Errorf("nn: lstm: SetFromTorch: len(%s) = %d, want %d for in %d, hidden %d", c.name, c.got, c.want, In, H)
+		}
+	}
+	K := H + In
+	// torch block (i, f, g, o) → our block (f, i, C̃, o)
+	ours := [4]int{1, 0, 2, 3}
+	for tb, ob := range ours {
+		for j := range H {
+			tr, or := tb*H+j, ob*H+j
+			copy(l.W.W[or*K:or*K+H], weightHH[tr*H:(tr+1)*H])
+			copy(l.W.W[or*K+H:(or+1)*K], weightIH[tr*In:(tr+1)*In])
+			l.B.W[or] = biasIH[tr] + biasHH[tr]
+		}
+	}
+	return nil
 }

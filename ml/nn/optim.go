@@ -58,7 +58,7 @@ func GradNorm(ps []*Param) float64 {
 	s := 0.0
 	for _, p := range ps {
 		for _, g := range p.G {
-			s += g * g
+			s += float64(g * g)
 		}
 	}
 	return math.Sqrt(s)
@@ -178,16 +178,16 @@ func (a *Adam) SetLR(lr float64) error {
 func (a *Adam) Step() {
 	a.cfg.Clip.apply(a.params)
 	a.t++
-	a.b1t *= a.cfg.Beta1
-	a.b2t *= a.cfg.Beta2
+	a.b1t = float64(a.b1t * a.cfg.Beta1)
+	a.b2t = float64(a.b2t * a.cfg.Beta2)
 	b1, b2, eps, lr := a.cfg.Beta1, a.cfg.Beta2, a.cfg.Eps, a.cfg.LR
 	c1, c2 := 1-a.b1t, 1-a.b2t
 	for k, p := range a.params {
 		m, v := a.m[k], a.v[k]
 		for i, g := range p.G {
-			m[i] = b1*m[i] + (1-b1)*g
-			v[i] = b2*v[i] + (1-b2)*g*g
-			p.W[i] -= lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + eps)
+			m[i] = float64(b1*m[i]) + float64((1-b1)*g)
+			v[i] = float64(b2*v[i]) + float64((1-b2)*g*g)
+			p.W[i] -= float64(lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + eps))
 		}
 	}
 }
@@ -258,7 +258,7 @@ func (s *SGD) Step() {
 	for k, p := range s.params {
 		if mu == 0 {
 			for i, g := range p.G {
-				p.W[i] -= lr * g
+				p.W[i] -= float64(lr * g)
 			}
 			continue
 		}
@@ -267,9 +267,9 @@ func (s *SGD) Step() {
 			if s.t == 0 {
 				b[i] = g
 			} else {
-				b[i] = mu*b[i] + g
+				b[i] = float64(mu*b[i]) + g
 			}
-			p.W[i] -= lr * b[i]
+			p.W[i] -= float64(lr * b[i])
 		}
 	}
 	s.t++

@@ -1,6 +1,8 @@
 package nn
 
 import (
+	"encoding/binary"
+	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -269,4 +271,37 @@ func equalInts(a, b []int) bool {
 		}
 	}
 	return len(a) == len(b)
+}
+
+// TestTrainingGolden pins the exact weights after 3 epochs of training
+// paper 001's predictor shape with seed 5 (an FNV-1a hash of their bits) and
+// the final training loss. The kernels and DetExp/DetTanh forbid fused
+// multiply-adds, so the values are the same on every machine; a change of
+// arithmetic order changes them (update them deliberately). The data are
+// built from exact operations only (uniform draws, sums, halvings), unlike
+// noisySine, whose math.Sin and normal draws may differ between machines.
+func TestTrainingGolden(t *testing.T) {
+	r := NewRand(77)
+	d := Dataset{Steps: 3}
+	for range 256 {
+		x := []float64{r.Float64() - 0.5, r.Float64() - 0.5, r.Float64() - 0.5}
+		d.X = append(d.X, x)
+		d.Y = append(d.Y, []float64{x[0] - x[1]/2 + x[2]/4})
+	}
+	m := paper001Model(t)
+	rs := NewRand(5)
+	m.Init(rs)
+	tr := must(NewTrainer(m, must(NewAdam(m.Params(), AdamConfig{LR: 0.01, Beta1: 0.9, Beta2: 0.999, Eps: 1e-8})), MAE, 32, rs))
+	var last float64
+	if err := tr.Fit(d, 3, func(_ int, l float64) error { last = l; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	h := fnv.New64a()
+	for _, b := range weightBits(m) {
+		binary.Write(h, binary.LittleEndian, b)
+	}
+	const wantHash, wantLoss = 0xedcd4cbb44a3cf90, 0.24543722402696289
+	if got := h.Sum64(); got != wantHash || last != wantLoss {
+		t.Errorf("weights hash %#x, last training MAE %.17g; want %#x, %.17g", got, last, uint64(wantHash), wantLoss)
+	}
 }
