@@ -173,6 +173,7 @@ func TestConstructorErrors(t *testing.T) {
 		{second(NewSequential(must(NewDense(3, 4, XavierUniform)), must(NewActivation(Tanh, 5)))),
 			"layer 0 (dense(3→4)) outputs 4 values per step but layer 1 (tanh(5)) takes 5"},
 		{second(ParseAct("gelu")), `unknown activation "gelu"`},
+		{func() error { d := must(NewDense(3, 3, XavierUniform)); return second(NewSequential(d, d)) }(), "layer 1 is layer 0 again"},
 		{second(ParseLoss("huber")), `unknown loss "huber"`},
 	} {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {

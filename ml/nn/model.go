@@ -129,6 +129,11 @@ func NewSequential(layers ...Layer) (*Sequential, error) {
 		if l == nil {
 			return nil, fmt.Errorf("nn: sequential: layer %d is nil", i)
 		}
+		for j := range i {
+			if layers[j] == l {
+				return nil, fmt.Errorf("nn: sequential: layer %d is layer %d again (use Clone for a copy)", i, j)
+			}
+		}
 		if i > 0 && layers[i-1].OutSize() != l.InSize() {
 			return nil, fmt.Errorf("nn: sequential: layer %d (%v) outputs %d values per step but layer %d (%v) takes %d",
 				i-1, layers[i-1], layers[i-1].OutSize(), i, l, l.InSize())

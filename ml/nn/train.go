@@ -43,6 +43,37 @@ type Dataset struct {
 // Len is the number of samples.
 func (d Dataset) Len() int { return len(d.X) }
 
+// Subset returns the samples idx of d (sharing their memory).
+func (d Dataset) Subset(idx []int) (Dataset, error) {
+	s := Dataset{Steps: d.Steps, X: make([][]float64, len(idx)), Y: make([][]float64, len(idx))}
+	for i, k := range idx {
+		if k < 0 || k >= len(d.X) || k >= len(d.Y) {
+			return Dataset{}, fmt.Errorf("nn: dataset: subset index %d out of range 0..%d", k, min(len(d.X), len(d.Y))-1)
+		}
+		s.X[i], s.Y[i] = d.X[k], d.Y[k]
+	}
+	return s, nil
+}
+
+// Sample returns n distinct samples of d drawn uniformly with r (the first
+// n of a Fisher–Yates shuffle of the indices), in draw order. Splitting the
+// result gives disjoint sets, e.g. paper 001's 800 training and 200 test
+// pairs drawn afresh at every epoch.
+func (d Dataset) Sample(r *rand.Rand, n int) (Dataset, error) {
+	if n < 1 || n > len(d.X) {
+		return Dataset{}, fmt.Errorf("nn: dataset: sample size %d, want 1..%d (the number of samples)", n, len(d.X))
+	}
+	idx := make([]int, len(d.X))
+	for i := range idx {
+		idx[i] = i
+	}
+	for i := range n {
+		j := i + r.IntN(len(idx)-i)
+		idx[i], idx[j] = idx[j], idx[i]
+	}
+	return d.Subset(idx[:n])
+}
+
 // Check reports the first sample whose shape does not fit m, or a
 // non-finite value.
 func (d Dataset) Check(m *Sequential) error {

@@ -305,3 +305,27 @@ func TestTrainingGolden(t *testing.T) {
 		t.Errorf("weights hash %#x, last training MAE %.17g; want %#x, %.17g", got, last, uint64(wantHash), wantLoss)
 	}
 }
+
+func TestDatasetSample(t *testing.T) {
+	d := Dataset{Steps: 1}
+	for i := range 10 {
+		d.X = append(d.X, []float64{float64(i)})
+		d.Y = append(d.Y, []float64{float64(-i)})
+	}
+	s1 := must(d.Sample(NewRand(4), 6))
+	s2 := must(d.Sample(NewRand(4), 6))
+	seen := map[float64]bool{}
+	for i := range s1.X {
+		v := s1.X[i][0]
+		if seen[v] || s1.Y[i][0] != -v || s2.X[i][0] != v {
+			t.Fatalf("sample %v: repeated, mismatched or not reproducible", s1.X)
+		}
+		seen[v] = true
+	}
+	if _, err := d.Sample(NewRand(4), 11); err == nil || !strings.Contains(err.Error(), "sample size 11, want 1..10") {
+		t.Errorf("oversized sample: %v", err)
+	}
+	if _, err := d.Subset([]int{3, 10}); err == nil || !strings.Contains(err.Error(), "subset index 10 out of range 0..9") {
+		t.Errorf("bad subset: %v", err)
+	}
+}
