@@ -61,6 +61,11 @@ func DetExp(x float64) float64 {
 	c = float64(t * (p2 + c))
 	c = r - float64(t*(p1+c))
 	y := 1 - ((lo - float64(r*c)/(2-c)) - hi)
+	if k >= -1021 && k <= 1023 {
+		// y·2^k with y in [0.7, 1.5] is normal: multiplying by the power of
+		// two is exact and gives math.Ldexp's result without its call
+		return y * math.Float64frombits(uint64(k+1023)<<52)
+	}
 	return math.Ldexp(y, k)
 }
 

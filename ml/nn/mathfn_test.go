@@ -39,6 +39,22 @@ func TestDetExpTanh(t *testing.T) {
 		binary.Write(he, binary.LittleEndian, math.Float64bits(e))
 		binary.Write(ht, binary.LittleEndian, math.Float64bits(th))
 	}
+	// near the ends of the range, where the result is scaled by math.Ldexp
+	// (subnormal results, k = 1024) or by a multiplication. (Above about
+	// 709.4 the amd64 math.Exp returns +Inf although e^x < MaxFloat64, so the
+	// top is checked against a square instead.)
+	for _, lo := range []float64{-745, -709, 699} {
+		for i := range 2000 {
+			x := lo + float64(i)*0.0049
+			worstE = max(worstE, ulps(DetExp(x), math.Exp(x)))
+		}
+	}
+	for _, x := range []float64{709.4374, 709.78} {
+		h := math.Exp(x / 2)
+		if e := DetExp(x); math.IsInf(e, 0) || math.Abs(e-h*h) > 1e-15*e {
+			t.Errorf("DetExp(%v) = %v, want about %v", x, e, h*h)
+		}
+	}
 	t.Logf("largest difference from math.Exp %d ulp, from math.Tanh %d ulp", worstE, worstT)
 	if worstE > 2 || worstT > 2 {
 		t.Errorf("differences of %d and %d ulp, want ≤ 2", worstE, worstT)
