@@ -38,6 +38,12 @@ func Encode(m *Sequential, meta string) ([]byte, error) {
 	if len(meta) > maxMetaBytes || !utf8.ValidString(meta) {
 		return nil, fmt.Errorf("nn: encode: meta must be valid UTF-8 of at most %d bytes (has %d)", maxMetaBytes, len(meta))
 	}
+	if len(m.layers) > maxLayers {
+		return nil, fmt.Errorf("nn: encode: %d layers, the format holds at most %d", len(m.layers), maxLayers)
+	}
+	if err := checkFinite(m); err != nil {
+		return nil, fmt.Errorf("nn: encode: %w", err)
+	}
 	nw := m.NumParams()
 	body := 4 + len(meta) + 4 + recordLen*len(m.layers) + 8 + 8*nw
 	b := make([]byte, 0, headerLen+body+4)
@@ -94,6 +100,20 @@ func SaveFile(path string, m *Sequential, meta string) error {
 	if werr != nil {
 		os.Remove(f.Name())
 		return fmt.Errorf("nn: save %s: %w", path, werr)
+	}
+	return nil
+}
+
+// checkFinite names the first NaN or infinite weight of m.
+func checkFinite(m *Sequential) error {
+	for li, l := range m.layers {
+		for _, p := range l.Params() {
+			for i, w := range p.W {
+				if math.IsNaN(w) || math.IsInf(w, 0) {
+					return fmt.Errorf("layer %d (%v) %s[%d] is %v", li, l, p.Name, i, w)
+				}
+			}
+		}
 	}
 	return nil
 }
@@ -290,6 +310,9 @@ func Decode(b []byte) (*Sequential, string, error) {
 		return nil, "", fmt.Errorf("nn: decode: %w", err)
 	}
 	p.fill(m)
+	if err := checkFinite(m); err != nil {
+		return nil, "", fmt.Errorf("nn: decode: non-finite weight: %w", err)
+	}
 	return m, p.meta, nil
 }
 
@@ -304,7 +327,16 @@ func DecodeInto(b []byte, m *Sequential) (string, error) {
 	if err := sameArch(m.specs(), p.specs); err != nil {
 		return "", fmt.Errorf("nn: decode: file and model differ: %w", err)
 	}
-	p.fill(m)
+	// decode into a copy first so that a bad file leaves m unchanged
+	tmp := m.Clone()
+	p.fill(tmp)
+	if err := checkFinite(tmp); err != nil {
+		return "", fmt.Errorf("nn: decode: non-finite weight: %w", err)
+	}
+	for i, q := range m.params {
+		copy(q.W, tmp.params[i].W)
+		clear(q.G)
+	}
 	return p.meta, nil
 }
 

@@ -89,6 +89,10 @@ func TestFormatRoundTrip(t *testing.T) {
 	if _, err := LoadInto(bytes.NewReader(b), m4); err != nil {
 		t.Fatal(err)
 	}
+	m4.Params()[1].W[0] = math.Inf(-1)
+	if _, err := Encode(m4, ""); err == nil || !strings.Contains(err.Error(), "layer 0 (dense(2→3)) b[0] is -Inf") {
+		t.Errorf("Encode of an infinite weight: %v", err)
+	}
 }
 
 func equalBits(a, b []uint64) bool {
@@ -140,12 +144,26 @@ func TestFormatErrors(t *testing.T) {
 		{"layer count", func() []byte { b := cp(); binary.LittleEndian.PutUint32(b[metaEnd:], 0); return reseal(b) }(), "layer count 0, want 1..1024"},
 		{"too many layers", func() []byte { b := cp(); binary.LittleEndian.PutUint32(b[metaEnd:], 5); return reseal(b) }(), "layer 4: unknown layer kind"},
 		{"huge meta", func() []byte { b := cp(); binary.LittleEndian.PutUint32(b[20:], 1<<30); return reseal(b) }(), "meta length 1073741824 exceeds 1048576"},
+		{"NaN weight", func() []byte {
+			b := cp()
+			binary.LittleEndian.PutUint64(b[wcount+8+8*5:], math.Float64bits(math.NaN()))
+			return reseal(b)
+		}(), "non-finite weight: layer 0 (dense(2→3)) W[5] is NaN"},
 		{"huge body", func() []byte { b := cp(); binary.LittleEndian.PutUint64(b[12:], 1<<40); return b }(), "header declares a body of 1099511627776 bytes"},
 	}
 	for _, c := range cases {
 		_, _, err := Decode(c.b)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want it to contain %q", c.name, err, c.want)
+		}
+		// DecodeInto fails the same way and leaves the model as it was
+		into := trainedSmall(t)
+		before := weightBits(into)
+		if _, err := DecodeInto(c.b, into); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: DecodeInto error %v, want it to contain %q", c.name, err, c.want)
+		}
+		if !equalBits(before, weightBits(into)) {
+			t.Errorf("%s: a failed DecodeInto changed the model", c.name)
 		}
 	}
 }

@@ -98,7 +98,8 @@ func (l *LSTM) initParams(r *rand.Rand) {
 // LSTMState is the per-workspace state of an LSTM layer.
 type LSTMState struct {
 	// H0 and C0 are the initial hidden and cell states (length Hidden) used
-	// by every Forward; zero unless the caller writes them.
+	// by every Forward; zero unless the caller writes into them (write the
+	// values, do not replace the slices).
 	H0, C0 []float64
 	// DH0 and DC0 are dLoss/dH0 and dLoss/dC0 after Backward.
 	DH0, DC0 []float64
