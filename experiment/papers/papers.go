@@ -5,4 +5,5 @@ package papers
 import (
 	_ "github.com/ccsim/ccsim/experiment/papers/dcon"   // paper 003
 	_ "github.com/ccsim/ccsim/experiment/papers/dcqcnp" // paper 004
+	_ "github.com/ccsim/ccsim/experiment/papers/wrcc"   // paper 002
 )

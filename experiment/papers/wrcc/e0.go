@@ -1,0 +1,202 @@
+package wrcc
+
+// E0: the motivation (Fig. 2) — cross-datacenter congestion 2 under DCQCN
+// and HPCC (and, for comparison, WRCC and BiCC).
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/metrics"
+	"github.com/ccsim/ccsim/report"
+)
+
+const motivation = "motivation.yaml"
+
+// e0Algs are the algorithms of Fig. 2, then WRCC and BiCC for comparison.
+var e0Algs = []string{"dcqcn", "hpcc", "wrcc", "bicc"}
+
+func e0StopMs(sc experiment.Scale) float64 {
+	if sc == experiment.ScaleQuick {
+		return 4
+	}
+	return 20
+}
+
+func e0Runs(sc experiment.Scale) []experiment.RunSpec {
+	var runs []experiment.RunSpec
+	for _, c := range e0Algs {
+		runs = append(runs, experiment.RunSpec{Key: "cc=" + c, Base: motivation, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
+	}
+	return runs
+}
+
+// convergedWithin is the share-gap bound of "converged": the two flows'
+// rates differ by less than 10 % of their sum.
+const convergedWithin = 0.1
+
+// e0Result is what E0 reads from a run.
+type e0Result struct {
+	q          []float64    // SW2 → R1 queue samples, bytes (sorted)
+	t          [2][]float64 // bin start (ms) per flow
+	gbps       [2][]float64 // rate per flow and bin
+	convergeMs float64      // first bin from which every later bin is within the bound; NaN: never
+	lastGap    float64      // |r1 − r3| / (r1 + r3) over the last quarter of the run
+}
+
+func readE0(ctx *experiment.Context, c string) (*e0Result, error) {
+	run, err := ctx.Run("cc=" + c)
+	if err != nil {
+		return nil, err
+	}
+	r := &e0Result{convergeMs: math.NaN()}
+	qt, err := run.Table("queue.csv")
+	if err != nil {
+		return nil, err
+	}
+	if r.q, err = qt.Floats("bytes"); err != nil {
+		return nil, err
+	}
+	slices.Sort(r.q)
+	ft, err := run.Table("flow_rate.csv")
+	if err != nil {
+		return nil, err
+	}
+	cols, err := ft.FloatCols("bin_start_ns", "flow", "gbps")
+	if err != nil {
+		return nil, err
+	}
+	for i := range cols[0] {
+		f := int(cols[1][i])
+		if f < 0 || f > 1 {
+			continue
+		}
+		r.t[f] = append(r.t[f], cols[0][i]/1e6)
+		r.gbps[f] = append(r.gbps[f], cols[2][i])
+	}
+	n := min(len(r.gbps[0]), len(r.gbps[1]))
+	if n == 0 {
+		return r, fmt.Errorf("%s: no rate bins for the two flows", run.Dir)
+	}
+	gap := func(a, b float64) float64 {
+		if a+b == 0 {
+			return 1
+		}
+		return math.Abs(a-b) / (a + b)
+	}
+	// the last bin may be short: leave it out
+	last := n - 1
+	if last < 1 {
+		last = n
+	}
+	for k := last - 1; k >= 0; k-- {
+		if gap(r.gbps[0][k], r.gbps[1][k]) >= convergedWithin {
+			if k+1 < last {
+				r.convergeMs = r.t[0][k+1]
+			}
+			break
+		}
+		if k == 0 {
+			r.convergeMs = r.t[0][0]
+		}
+	}
+	var a, b float64
+	for k := last * 3 / 4; k < last; k++ {
+		a += r.gbps[0][k]
+		b += r.gbps[1][k]
+	}
+	r.lastGap = gap(a, b)
+	return r, nil
+}
+
+// above returns the fraction of sorted samples strictly above v.
+func above(sorted []float64, v float64) float64 {
+	if len(sorted) == 0 {
+		return math.NaN()
+	}
+	i, _ := slices.BinarySearch(sorted, math.Nextafter(v, math.Inf(1)))
+	return float64(len(sorted)-i) / float64(len(sorted))
+}
+
+func e0() *experiment.Experiment {
+	return &experiment.Experiment{
+		ID:    "e0",
+		Title: "Motivation: cross-datacenter congestion 2 under DCQCN and HPCC (Fig. 2)",
+		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). The paper's "congestion 1" (two cross-DC flows into an incast at SW1 in DC A with an intra-DC victim) is described in its §2.2 but not measured there (only congestion 2 is evaluated), so ccsim does not reproduce it either. A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum.`,
+		Claims: []experiment.Claim{
+			{ID: "dcqcn-q70-1mb", Description: "DCQCN: 70 % of SW2's queue samples are above 1 MB", PaperValue: "70", Unit: "% of samples > 1 MB", Verdict: true},
+			{ID: "hpcc-q70-1.8mb", Description: "HPCC: 70 % of SW2's queue samples are above 1.8 MB", PaperValue: "70", Unit: "% of samples > 1.8 MB", Verdict: true},
+			{ID: "hpcc-qmax", Description: "HPCC: SW2's queue reaches 12 MB", PaperValue: "12", Unit: "MB", Verdict: true},
+			{ID: "no-convergence", Description: "neither DCQCN nor HPCC makes Flow1 and Flow3 converge for a long time (ccsim: not within the run)", PaperValue: "yes", Verdict: true},
+		},
+		Runs: e0Runs,
+		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
+			sec := &report.Section{}
+			res := map[string]*e0Result{}
+			var notes []string
+			for _, c := range e0Algs {
+				r, err := readE0(ctx, c)
+				if err != nil {
+					notes = append(notes, err.Error())
+					continue
+				}
+				res[c] = r
+			}
+			t := report.Table{ID: "queue", Title: "SW2 → R1 queue (MB) and convergence of Flow1 and Flow3", Columns: []string{"algorithm", "samples", "p30", "p50", "p80", "max", "> 1 MB (%)", "> 1.8 MB (%)", "converged from (ms)", "rate gap, last quarter (%)"}}
+			cdf := report.Figure{ID: "queue-cdf", Title: "CDF of SW2's queue towards R1", XLabel: "queue length (MB)", YLabel: "fraction of samples"}
+			for k, c := range e0Algs {
+				r := res[c]
+				if r == nil {
+					continue
+				}
+				mb := func(p float64) string { return f3(metrics.Percentile(r.q, p) / 1e6) }
+				conv := "never"
+				if !math.IsNaN(r.convergeMs) {
+					conv = f3(r.convergeMs)
+				}
+				t.Rows = append(t.Rows, []string{nameOf(c), fmt.Sprint(len(r.q)), mb(0.3), mb(0.5), mb(0.8), f3(r.q[len(r.q)-1] / 1e6),
+					f3(100 * above(r.q, 1e6)), f3(100 * above(r.q, 1.8e6)), conv, f3(100 * r.lastGap)})
+				var x, y []float64
+				for i := 0; i < 200; i++ {
+					p := float64(i) / 199
+					x = append(x, metrics.Percentile(r.q, p)/1e6)
+					y = append(y, p)
+				}
+				cdf.Series = append(cdf.Series, report.Series{Label: nameOf(c), X: x, Y: y, Style: k + 1})
+				fig := report.Figure{ID: c + "-rates", Title: nameOf(c) + ": Flow1 (cross-DC) and Flow3 (intra-DC) rates", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
+				fig.Series = append(fig.Series, report.Series{Label: "Flow1 S1 → R1 (cross-DC)", X: r.t[0], Y: r.gbps[0], Style: 1}, report.Series{Label: "Flow3 S4 → R1 (intra-DC)", X: r.t[1], Y: r.gbps[1], Style: 2})
+				sec.Figures = append(sec.Figures, fig)
+			}
+			sec.Tables = append(sec.Tables, t)
+			sec.Figures = append(sec.Figures, cdf)
+			claims := map[string]report.Claim{}
+			if r := res["dcqcn"]; r != nil {
+				f := 100 * above(r.q, 1e6)
+				claims["dcqcn-q70-1mb"] = verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
+			}
+			if r := res["hpcc"]; r != nil {
+				f := 100 * above(r.q, 1.8e6)
+				claims["hpcc-q70-1.8mb"] = verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
+				m := r.q[len(r.q)-1] / 1e6
+				claims["hpcc-qmax"] = verdict(f3(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
+			}
+			if res["dcqcn"] != nil && res["hpcc"] != nil {
+				d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
+				val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
+				claims["no-convergence"] = verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
+			}
+			sec.Claims = ctx.Claims(claims)
+			sec.Notes = notes
+			return sec, nil
+		},
+	}
+}
+
+func convText(r *e0Result) string {
+	if math.IsNaN(r.convergeMs) {
+		return "never"
+	}
+	return fmt.Sprintf("from %.1f ms", r.convergeMs)
+}
