@@ -148,7 +148,7 @@ func e4() *experiment.Experiment {
 	return &experiment.Experiment{
 		ID:    "e4",
 		Title: "Prototype experiments, simulated: 640 km and short distance (Figs. 10–13)",
-		Setup: `The paper's prototype (Tofino2 switches and FPGA NICs running WRCC, ConnectX-7 NICs running DCQCN, perftest over 640 km of fibre) simulated on topology T7. Long distance: hosts A and B behind switch SW1, host C behind SW2, SW1–SW2 400 Gb/s over 640 km (3.2 ms one way at 5 µs/km), all NICs and host links 400 Gb/s, 1 µs; lossy as the testbed (PFC off; 64-MB drop-tail buffers; go-back-N and a retransmission timeout of 3 × the base RTT). Short distance: A, B, C on one switch, 1-µs links, ECN and PFC on. Traffic (perftest, interpretation): ib_write_bw bandwidth flows A → C and B → C (a 2:1 incast; each QP keeps at most tx-depth 128 messages outstanding: an in-flight cap of 128 × the message size) and an ib_write_lat probe of 64-B messages A → C, each posted when the previous one completes; latency = post to completion of a probe message, tail = p99 (interpretation). Defaults: MTU 1,024 B, 1 flow per sender, 1-MB messages, a test of 200 ms at 640 km (31 probe round trips) and 20 ms at short distance (the paper ran 10 s; at 400 Gb/s a simulated second is 50 GB per flow). Sweeps: message size (Fig. 11), MTU (Fig. 12), flows per sender and test duration (Fig. 13; duration in multiples of the 6.4-ms round trip, 640 km only). DCQCN with the reference dcqcn preset at 400 Gb/s (RED 1.6/6.4 MB at the switch); WRCC with its defaults except F_max = 400 Gb/s, the prototype's line rate (the paper's F_max = 100 Gb/s belongs to its 100-Gb/s simulations; kept, it would cap every port's fair rate at a quarter of the line). A range claim holds when WRCC is better at every point of every sweep; ccsim's range over the points is printed beside the paper's. At quick scale the tests last 20 ms (640 km) and 2 ms and each sweep has two points.`,
+		Setup: `The paper's prototype (Tofino2 switches and FPGA NICs running WRCC, ConnectX-7 NICs running DCQCN, perftest over 640 km of fibre) simulated on topology T7. Long distance: hosts A and B behind switch SW1, host C behind SW2, SW1–SW2 400 Gb/s over 640 km (3.2 ms one way at 5 µs/km), all NICs and host links 400 Gb/s, 1 µs; lossy as the testbed (PFC off; 64-MB drop-tail buffers; go-back-N with a 10-ms retransmission timeout and a 500-µs NACK interval: the simulator's long-path defaults of 3 × and 2 × the 6.4-ms round trip leave DCQCN idle for tens of ms after each loss). Short distance: A, B, C on one switch, 1-µs links, ECN and PFC on. Traffic (perftest, interpretation): ib_write_bw bandwidth flows A → C and B → C (a 2:1 incast; each QP keeps at most tx-depth 128 messages outstanding: an in-flight cap of 128 × the message size) and an ib_write_lat probe of 64-B messages A → C, each posted when the previous one completes; latency = post to completion of a probe message, tail = p99 (interpretation). Defaults: MTU 1,024 B, 1 flow per sender, 1-MB messages, a test of 200 ms at 640 km (31 probe round trips) and 20 ms at short distance (the paper ran 10 s; at 400 Gb/s a simulated second is 50 GB per flow). Sweeps: message size (Fig. 11), MTU (Fig. 12), flows per sender and test duration (Fig. 13; duration in multiples of the 6.4-ms round trip, 640 km only). DCQCN with the reference dcqcn preset at 400 Gb/s (RED 1.6/6.4 MB at the switch); WRCC with its defaults except F_max = 400 Gb/s, the prototype's line rate (the paper's F_max = 100 Gb/s belongs to its 100-Gb/s simulations; kept, it would cap every port's fair rate at a quarter of the line). A range claim holds when WRCC is better at every point of every sweep; ccsim's range over the points is printed beside the paper's. At quick scale the tests last 20 ms (640 km) and 2 ms and each sweep has two points.`,
 		Claims: []experiment.Claim{
 			{ID: "short-avg", Description: "short distance: WRCC's average probe latency is about equal to DCQCN's (within ±10 % at every point)", PaperValue: "≈ 0", Unit: "% change", Verdict: true},
 			{ID: "short-tail", Description: "short distance: WRCC cuts the tail latency by", PaperValue: "7–49", Unit: "%", Verdict: true},
@@ -215,8 +215,16 @@ func analyzeE4(ctx *experiment.Context) (*report.Section, error) {
 					ys[c.id] = y
 				}
 				t.Rows = append(t.Rows, []string{f3(x), f3(pr.w.latMean), f3(pr.d.latMean), f3(pr.w.latP99), f3(pr.d.latP99), f3(pr.w.gbps), f3(pr.d.gbps), fmt.Sprint(pr.w.drops), fmt.Sprint(pr.d.drops)})
-				upd(d.id+"-avg", cut(pr.w.latMean, pr.d.latMean))
-				upd(d.id+"-tail", cut(pr.w.latP99, pr.d.latP99))
+				// A point where either side completed no probe has no
+				// latency to compare (the probe starved behind the
+				// bandwidth flows): it is shown in the table but kept
+				// out of the latency ranges.
+				if pr.w.probes > 0 && pr.d.probes > 0 {
+					upd(d.id+"-avg", cut(pr.w.latMean, pr.d.latMean))
+					upd(d.id+"-tail", cut(pr.w.latP99, pr.d.latP99))
+				} else {
+					notes = append(notes, fmt.Sprintf("%s %s = %s: no probe completed (WRCC %d, DCQCN %d probes); left out of the latency ranges", d.name, ax.name, f3(x), pr.w.probes, pr.d.probes))
+				}
 				upd(d.id+"-tput", 100*(pr.w.gbps/pr.d.gbps-1))
 				if p == e4PointAt(ctx.Scale, d.id, ax.id) && ax.id == "msg" {
 					jain[d.id] = fmt.Sprintf("Jain at the default point: WRCC %.3f, DCQCN %.3f", pr.w.jain, pr.d.jain)
