@@ -31,6 +31,10 @@ type Flow struct {
 	// writes its name (GroupName) in a `group` column.
 	Group Group
 
+	// HasAfter marks a chained flow (After); declared here to share the
+	// padding of the small fields.
+	HasAfter bool
+
 	// After, when HasAfter is set, chains the flow to flow After (an index
 	// into the same flow list): it starts Gap after that flow completes
 	// (its last byte acknowledged), and never if it does not complete.
@@ -38,8 +42,7 @@ type Flow struct {
 	// predecessor's Start, so that sorting by Start keeps a chain in order.
 	// Merge and the other list operations keep After pointing at the same
 	// flow. Chains must not form a cycle.
-	After    int
-	HasAfter bool
+	After int
 	// Gap is the delay from the completion of the predecessor (HasAfter)
 	// or of the previous message (Messages > 1) to the next start; >= 0.
 	Gap sim.Time
