@@ -84,12 +84,128 @@ type Config struct {
 	// INT stamps HPCC telemetry records at switch egress for data packets.
 	INT bool
 
+	// Switches overrides the switch settings above (buffer, PFC, headroom,
+	// ECN) at some switches, e.g. the DCI switches of a cross-datacenter
+	// fabric (paper 002: 250 MB buffers with static PFC thresholds beside
+	// 16 MB intra-DC switches with dynamic ones). New resolves them once
+	// into per-switch and per-port fields; later entries win over earlier
+	// ones, field by field. The fields above stay the defaults.
+	Switches []SwitchOverride
+
 	// RefECMP uses the reference simulator's ECMP: Murmur3 over
 	// (sip, dip, ports) seeded with the switch id. Otherwise a cheap per-flow
 	// hash mixed with the switch id is used.
 	RefECMP bool
 
 	Seed uint64
+}
+
+// SwitchOverride sets some switch settings at a set of switches: the
+// switch node ids in Nodes plus every switch whose topology role
+// (topo.Graph.Roles) is Role. A nil (or empty, for ECNRule) field leaves the
+// setting as the fabric-wide value or an earlier override made it.
+type SwitchOverride struct {
+	Nodes []int  // switch node ids
+	Role  string // every switch with this role ("" = none)
+
+	BufferBytes    *int64   // shared buffer, in [65536, 2^50]
+	PFC            *PFCMode // dynamic, static or off
+	PFCStaticBytes *int64   // static pause threshold, in [1, 2^50]
+	// HeadroomRTTs sets the per-port headroom to HeadroomRTTs × one-way
+	// BDP of each port's link (as Config.HeadroomRTTs), in [0, 1000]; it
+	// clears an explicit HeadroomBytes of an earlier override.
+	HeadroomRTTs *int64
+	// HeadroomBytes sets an explicit PFC headroom per port, the same on
+	// every port of the switch, in [0, 2^50]; it takes precedence over
+	// HeadroomRTTs given in the same override.
+	HeadroomBytes *int64
+	// HeadroomExtraBytes is added to every port's HeadroomRTTs-scaled
+	// headroom, in [0, 2^50]: the allowance for the packets in service at
+	// both ends of the link when the pause is sent and when it arrives
+	// (IEEE 802.1Qbb budgets 2 × BDP plus about 2 MTU and the response
+	// time; the reference's 3 × one-way BDP covers that on µs links, 2 ×
+	// does not). About 3 wire packets + a PFC frame suffice: 3 × 1048 + 43
+	// B with the default payload. It does not apply to HeadroomBytes.
+	HeadroomExtraBytes *int64
+	ECN                *bool     // RED/ECN marking at egress
+	ECNRule            []ECNRule // RED rules of this switch's ports (nil = unchanged)
+}
+
+// maxOverrideBytes bounds the byte fields of a SwitchOverride (1 PiB).
+const maxOverrideBytes = int64(1) << 50
+
+// validate checks one override (its node ids are checked against the
+// graph by New).
+func (o *SwitchOverride) validate() error {
+	switch {
+	case len(o.Nodes) == 0 && o.Role == "":
+		return fmt.Errorf("selects no switch: give nodes and/or role")
+	case o.BufferBytes != nil && (*o.BufferBytes < 64<<10 || *o.BufferBytes > maxOverrideBytes):
+		return fmt.Errorf("buffer %d B out of range [65536, %d]", *o.BufferBytes, maxOverrideBytes)
+	case o.PFC != nil && *o.PFC > PFCOff:
+		return fmt.Errorf("pfc mode %d unknown", *o.PFC)
+	case o.PFCStaticBytes != nil && (*o.PFCStaticBytes < 1 || *o.PFCStaticBytes > maxOverrideBytes):
+		return fmt.Errorf("pfc static threshold %d B out of range [1, %d]", *o.PFCStaticBytes, maxOverrideBytes)
+	case o.HeadroomRTTs != nil && (*o.HeadroomRTTs < 0 || *o.HeadroomRTTs > 1000):
+		return fmt.Errorf("headroom_rtts %d out of range [0, 1000]", *o.HeadroomRTTs)
+	case o.HeadroomBytes != nil && (*o.HeadroomBytes < 0 || *o.HeadroomBytes > maxOverrideBytes):
+		return fmt.Errorf("headroom %d B out of range [0, %d]", *o.HeadroomBytes, maxOverrideBytes)
+	case o.HeadroomExtraBytes != nil && (*o.HeadroomExtraBytes < 0 || *o.HeadroomExtraBytes > maxOverrideBytes):
+		return fmt.Errorf("headroom extra %d B out of range [0, %d]", *o.HeadroomExtraBytes, maxOverrideBytes)
+	}
+	for _, id := range o.Nodes {
+		if id < 0 {
+			return fmt.Errorf("node %d out of range", id)
+		}
+	}
+	return validateECN(o.ECNRule)
+}
+
+// switchSettings are the resolved settings of one switch.
+type switchSettings struct {
+	bufferBytes    int64
+	pfc            PFCMode
+	pfcStaticBytes int64
+	headroomRTTs   int64
+	headroomExtra  int64 // added to the RTT-scaled headroom
+	headroomBytes  int64 // explicit per-port headroom when headroomSet
+	headroomSet    bool
+	ecn            bool
+	ecnRule        []ECNRule
+}
+
+// switchDefaults are the fabric-wide switch settings.
+func (c *Config) switchDefaults() switchSettings {
+	return switchSettings{bufferBytes: c.BufferBytes, pfc: c.PFC, pfcStaticBytes: c.PFCStaticBytes,
+		headroomRTTs: c.HeadroomRTTs, ecn: c.ECN, ecnRule: c.ECNRule}
+}
+
+// apply applies override o to s.
+func (s *switchSettings) apply(o *SwitchOverride) {
+	if o.BufferBytes != nil {
+		s.bufferBytes = *o.BufferBytes
+	}
+	if o.PFC != nil {
+		s.pfc = *o.PFC
+	}
+	if o.PFCStaticBytes != nil {
+		s.pfcStaticBytes = *o.PFCStaticBytes
+	}
+	if o.HeadroomRTTs != nil {
+		s.headroomRTTs, s.headroomSet = *o.HeadroomRTTs, false
+	}
+	if o.HeadroomBytes != nil {
+		s.headroomBytes, s.headroomSet = *o.HeadroomBytes, true
+	}
+	if o.HeadroomExtraBytes != nil {
+		s.headroomExtra = *o.HeadroomExtraBytes
+	}
+	if o.ECN != nil {
+		s.ecn = *o.ECN
+	}
+	if len(o.ECNRule) > 0 {
+		s.ecnRule = o.ECNRule
+	}
 }
 
 // DefaultConfig returns the reference `dcqcn` preset settings at 100 Gb/s.
@@ -125,7 +241,19 @@ func (c *Config) Validate() error {
 	case c.PFC > PFCOff:
 		return fmt.Errorf("pfc mode %d unknown", c.PFC)
 	}
-	for _, r := range c.ECNRule {
+	if err := validateECN(c.ECNRule); err != nil {
+		return err
+	}
+	for i := range c.Switches {
+		if err := c.Switches[i].validate(); err != nil {
+			return fmt.Errorf("switch override %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+func validateECN(rules []ECNRule) error {
+	for _, r := range rules {
 		if r.KminBytes < 0 || r.KmaxBytes < r.KminBytes || r.Pmax < 0 || r.Pmax > 1 {
 			return fmt.Errorf("ecn rule for %d b/s: need 0 <= kmin <= kmax and pmax in [0, 1]", r.Bps)
 		}
@@ -133,12 +261,13 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// ecnFor returns the rule for a port speed: the exact match, or the rule of
-// the nearest speed scaled linearly (thresholds scale with bandwidth).
-func (c *Config) ecnFor(bps int64) ECNRule {
+// ecnFor returns the rule of rules for a port speed: the exact match, or
+// the rule of the nearest speed scaled linearly (thresholds scale with
+// bandwidth).
+func ecnFor(rules []ECNRule, bps int64) ECNRule {
 	var best ECNRule
 	found := false
-	for _, r := range c.ECNRule {
+	for _, r := range rules {
 		if r.Bps == bps {
 			return r
 		}

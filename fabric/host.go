@@ -11,14 +11,25 @@ func (n *Network) startFlow(i int32) {
 		n.startChain(q)
 	}
 	q.nextAvail = n.now
+	// header bytes of data and ACKs; an ACK is padded to the 60-byte
+	// minimum frame
 	q.dataHdr = DataHeaderBytes
-	q.ackSize = AckBytes
+	ackHdr := int32(AckHeaderBytes)
 	if n.req.INT {
 		q.dataHdr += IntHeaderBytes
-		q.ackSize = AckHeaderBytes + IntHeaderBytes
+		ackHdr += IntHeaderBytes
 	} else if n.req.Timestamp {
 		q.dataHdr += 8
 	}
+	if n.req.WRCCExt {
+		// WRCC's extension on data and ACKs (docs/algorithms/wrcc.md §2):
+		// 12 more bytes on every data packet; an ACK's 46 + 12 header
+		// bytes still pad to the minimum frame
+		q.dataHdr += WRCCExtBytes
+		ackHdr += WRCCExtBytes
+		q.WRCC = WRCCExt{Domain: n.g.Domain(int(q.Src))}
+	}
+	q.ackSize = max(AckBytes, ackHdr)
 	q.CC = n.newCC(int(i))
 	q.rx, _ = q.CC.(ReceiverAlgorithm)
 	q.tmo, _ = q.CC.(TimeoutAlgorithm)
@@ -207,6 +218,9 @@ func (n *Network) sendData(q *QP, pt int32) {
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
 		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd, Mark: q.DataMark}
+	if n.req.WRCCExt {
+		n.wrcc[pi] = q.WRCC
+	}
 	if q.SndNxt < q.maxSent {
 		q.RetxBytes += payload
 		n.Stats.Retransmits++
@@ -309,6 +323,11 @@ func (n *Network) receiveData(pi int32) {
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
 	pk.Hop = 0 // the reverse path's switches, counted from its first
+	if n.req.WRCCExt {
+		// the data packet's extension is echoed in place; the ACK carries
+		// the receiver's domain (RDI)
+		n.wrcc[pi].Domain = n.g.Domain(int(host))
+	}
 	nd := &n.Nodes[host]
 	nd.ackQ.push(pi)
 	if kind == KindAck {
@@ -351,6 +370,9 @@ func (n *Network) receiveAck(pi int32) {
 			nh = MaxIntHops
 		}
 		a.Hops = n.ints[pi][:nh]
+	}
+	if n.req.WRCCExt {
+		a.WRCC = n.wrcc[pi]
 	}
 	n.Stats.RTT.Add(a.RTT)
 	prevUna := q.SndUna

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strings"
 	"unsafe"
 
 	"github.com/ccsim/ccsim/sim"
@@ -121,7 +122,11 @@ type Node struct {
 	open     int32             // active QPs that are open (see QP.open)
 	ackQ     ring              // generated ACK/NACK/CNP awaiting the NIC
 	wake     sim.Timer
-	// switches
+	// switches: settings resolved by New (Config and its Switches
+	// overrides), then the shared-buffer state
+	pfc           PFCMode
+	ecn           bool  // RED/ECN marking at this switch's egress ports
+	pfcStatic     int64 // static pause threshold (pfc == PFCStatic)
 	sharedUsed    int64
 	bufferBytes   int64
 	totalHeadroom int64
@@ -175,6 +180,7 @@ type Network struct {
 	Ports []Port
 	pkts  []Packet
 	ints  []intStack // INT records per packet slot (only with INT)
+	wrcc  []WRCCExt  // WRCC INT extension per packet slot (only with Requirements.WRCCExt)
 	free  []int32
 
 	QPs []QP
@@ -236,26 +242,114 @@ type PFCEvent struct {
 }
 
 // HeadroomError is New's error when a switch's PFC headroom (HeadroomRTTs ×
-// one-way BDP per port) plus its reserves exceed its buffer.
+// one-way BDP per port, or an explicit per-port headroom) plus its reserves
+// exceed its buffer (the fabric-wide one or its override's).
 type HeadroomError struct {
 	Node          int      // the switch
+	Name, Role    string   // its name and role in the graph ("" if none)
 	Ports         int      // its ports
 	HeadroomBytes int64    // total PFC headroom over its ports
 	ReserveBytes  int64    // total reserve over its ports
-	BufferBytes   int64    // Config.BufferBytes
-	HeadroomRTTs  int64    // Config.HeadroomRTTs
+	BufferBytes   int64    // the switch's buffer
+	HeadroomRTTs  int64    // the switch's HeadroomRTTs (when PortHeadroom is 0)
+	HeadroomExtra int64    // bytes added per port to the RTT-scaled headroom
+	PortHeadroom  int64    // the switch's explicit per-port headroom, 0 if none
 	MaxDelay      sim.Time // longest link delay at the switch
 }
 
 func (e *HeadroomError) Error() string {
-	return fmt.Sprintf("switch %d: PFC headroom %d B (%d ports, %d × one-way BDP, links up to %v) + reserves %d B = %d B exceed the buffer of %d B",
-		e.Node, e.HeadroomBytes, e.Ports, e.HeadroomRTTs, e.MaxDelay, e.ReserveBytes, e.HeadroomBytes+e.ReserveBytes, e.BufferBytes)
+	who := fmt.Sprintf("switch %d", e.Node)
+	switch {
+	case e.Name != "" && e.Role != "":
+		who += fmt.Sprintf(" (%s, role %s)", e.Name, e.Role)
+	case e.Name != "":
+		who += fmt.Sprintf(" (%s)", e.Name)
+	case e.Role != "":
+		who += fmt.Sprintf(" (role %s)", e.Role)
+	}
+	how := fmt.Sprintf("%d × one-way BDP, links up to %v", e.HeadroomRTTs, e.MaxDelay)
+	if e.HeadroomExtra > 0 {
+		how = fmt.Sprintf("%d × one-way BDP + %d B, links up to %v", e.HeadroomRTTs, e.HeadroomExtra, e.MaxDelay)
+	}
+	if e.PortHeadroom > 0 {
+		how = fmt.Sprintf("%d B per port", e.PortHeadroom)
+	}
+	return fmt.Sprintf("%s: PFC headroom %d B (%d ports, %s) + reserves %d B = %d B exceed the buffer of %d B",
+		who, e.HeadroomBytes, e.Ports, how, e.ReserveBytes, e.HeadroomBytes+e.ReserveBytes, e.BufferBytes)
 }
 
-// New builds a network from a topology. It fails with a *HeadroomError if
-// a switch's PFC headroom and reserves do not fit in its buffer.
+// switchSettings resolves the settings of every switch of g: the
+// fabric-wide ones with cfg.Switches applied in order. It checks that every
+// override selects existing switches.
+func switchSettingsOf(g *topo.Graph, cfg *Config) ([]switchSettings, error) {
+	set := make([]switchSettings, g.NumNodes())
+	def := cfg.switchDefaults()
+	for i := range set {
+		set[i] = def
+	}
+	for k := range cfg.Switches {
+		o := &cfg.Switches[k]
+		for _, id := range o.Nodes {
+			if id < 0 || id >= g.NumNodes() {
+				return nil, fmt.Errorf("switch override %d: node %d out of range [0, %d)", k, id, g.NumNodes())
+			}
+			if g.Kinds[id] != topo.Switch {
+				return nil, fmt.Errorf("switch override %d: node %d%s is not a switch", k, id, nodeLabel(g, id))
+			}
+			set[id].apply(o)
+		}
+		if o.Role != "" {
+			found := false
+			for id, r := range g.Roles {
+				if r == o.Role && g.Kinds[id] == topo.Switch {
+					set[id].apply(o)
+					found = true
+				}
+			}
+			if !found {
+				return nil, fmt.Errorf("switch override %d: no switch has role %q (roles: %s)", k, o.Role, switchRoles(g))
+			}
+		}
+	}
+	return set, nil
+}
+
+// nodeLabel is " (name)" for a named node, else "".
+func nodeLabel(g *topo.Graph, id int) string {
+	if nm := g.Name(id); nm != "" {
+		return " (" + nm + ")"
+	}
+	return ""
+}
+
+// switchRoles lists the distinct roles of g's switches, in order of first
+// appearance ("none" without roles).
+func switchRoles(g *topo.Graph) string {
+	var rs []string
+	seen := map[string]bool{}
+	for id, r := range g.Roles {
+		if r != "" && g.Kinds[id] == topo.Switch && !seen[r] {
+			seen[r] = true
+			rs = append(rs, r)
+		}
+	}
+	if len(rs) == 0 {
+		return "none"
+	}
+	return strings.Join(rs, ", ")
+}
+
+// New builds a network from a topology. Switch settings are the
+// fabric-wide ones of cfg with cfg.Switches applied per switch; New
+// resolves them into per-switch and per-port fields. It fails with a
+// *HeadroomError if a switch's PFC headroom and reserves do not fit in its
+// buffer.
 func New(g *topo.Graph, cfg Config) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	set, err := switchSettingsOf(g, &cfg)
+	if err != nil {
 		return nil, err
 	}
 	n := &Network{cfg: cfg, g: g, stopAt: sim.Never}
@@ -280,6 +374,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 	}
 	for i := range n.Nodes {
 		nd := &n.Nodes[i]
+		st := &set[i]
 		var maxDelay sim.Time
 		for k, pr := range ports[i] {
 			l := g.Links[pr.Link]
@@ -297,13 +392,17 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 				p.psPerByte = sim.Time(8 * int64(sim.Second) / l.Bps)
 			}
 			if nd.Switch {
-				r := cfg.ecnFor(l.Bps)
+				r := ecnFor(st.ecnRule, l.Bps)
 				p.kmin, p.kmax, p.pmax = r.KminBytes, r.KmaxBytes, r.Pmax
-				if cfg.PFC != PFCOff {
+				switch {
+				case st.pfc == PFCOff:
+				case st.headroomSet:
+					p.headroom = st.headroomBytes
+				default:
 					// reference: rate·delay_ns/8/1e9·3 (bytes), integer arithmetic
 					// (128-bit safe: BytesIn(d, r) = floor(d·r / 8e12) = the
 					// reference's integer rate·delay_ns/8/1e9 for whole-ns delays)
-					p.headroom = sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps) * cfg.HeadroomRTTs
+					p.headroom = sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps)*st.headroomRTTs + st.headroomExtra
 				}
 				shift, r2 := uint8(3), l.Bps
 				for nicBps > 0 && r2 > nicBps && shift > 0 {
@@ -316,17 +415,48 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 				maxDelay = max(maxDelay, l.Delay)
 			}
 		}
-		if nd.Switch && nd.totalHeadroom+nd.totalReserve > cfg.BufferBytes {
+		if nd.Switch && nd.totalHeadroom+nd.totalReserve > st.bufferBytes {
 			// the pause threshold would be 0 and the headroom unbounded
-			return nil, &HeadroomError{Node: i, Ports: int(nd.NumPorts), HeadroomBytes: nd.totalHeadroom, ReserveBytes: nd.totalReserve,
-				BufferBytes: cfg.BufferBytes, HeadroomRTTs: cfg.HeadroomRTTs, MaxDelay: maxDelay}
+			he := &HeadroomError{Node: i, Name: g.Name(i), Role: g.Role(i), Ports: int(nd.NumPorts), HeadroomBytes: nd.totalHeadroom,
+				ReserveBytes: nd.totalReserve, BufferBytes: st.bufferBytes, HeadroomRTTs: st.headroomRTTs, HeadroomExtra: st.headroomExtra, MaxDelay: maxDelay}
+			if st.headroomSet {
+				he.PortHeadroom = st.headroomBytes
+			}
+			return nil, he
 		}
 		if nd.Switch {
-			nd.bufferBytes = cfg.BufferBytes
+			nd.bufferBytes = st.bufferBytes
+			nd.pfc, nd.pfcStatic, nd.ecn = st.pfc, st.pfcStaticBytes, st.ecn
 			nd.rng = sim.Stream(cfg.Seed, fmt.Sprintf("switch/%d/ecn", i))
 		}
 	}
 	return n, nil
+}
+
+// SwitchSettings are the resolved settings of one switch (see
+// Config.Switches).
+type SwitchSettings struct {
+	BufferBytes    int64
+	PFC            PFCMode
+	PFCStaticBytes int64
+	ECN            bool
+	HeadroomBytes  int64 // total PFC headroom over the switch's ports
+	ReserveBytes   int64 // total reserve over its ports
+}
+
+// Switch returns the resolved settings of switch node sw.
+func (n *Network) Switch(sw int) SwitchSettings {
+	nd := &n.Nodes[sw]
+	return SwitchSettings{BufferBytes: nd.bufferBytes, PFC: nd.pfc, PFCStaticBytes: nd.pfcStatic, ECN: nd.ecn,
+		HeadroomBytes: nd.totalHeadroom, ReserveBytes: nd.totalReserve}
+}
+
+// Headroom is the PFC headroom of switch port pt (global index), bytes.
+func (p *Port) Headroom() int64 { return p.headroom }
+
+// ECNRule is the RED rule of switch port p (zero at hosts).
+func (p *Port) ECNRule() ECNRule {
+	return ECNRule{Bps: p.Bps, KminBytes: p.kmin, KmaxBytes: p.kmax, Pmax: p.pmax}
 }
 
 // Config returns the network's configuration.
@@ -347,18 +477,33 @@ func (n *Network) Now() sim.Time { return n.now }
 // Packet returns packet i of the pool.
 func (n *Network) Packet(i int32) *Packet { return &n.pkts[i] }
 
-// AddFeature attaches a switch-side feature to switch sw.
+// AddFeature attaches a switch-side feature to switch sw. A nil f attaches
+// nothing: a feature's constructor returns nil at switches where it does
+// not act (BiCC off the DCI switches), which then run no hook at all.
 func (n *Network) AddFeature(sw int, f SwitchFeature) {
+	if f == nil {
+		return
+	}
 	n.Nodes[sw].features = append(n.Nodes[sw].features, f)
 }
+
+// Features returns the switch-side features attached to switch sw (e.g.
+// to read their statistics after a run).
+func (n *Network) Features(sw int) []SwitchFeature { return n.Nodes[sw].features }
 
 // SetRequirements declares what the senders' algorithm needs (INT stamping,
 // timestamps); it fixes the wire sizes of data and ACK packets.
 func (n *Network) SetRequirements(r Requirements) {
 	n.req = r
 	n.cfg.INT = n.cfg.INT || r.INT
+	if r.WRCCExt && len(n.wrcc) < len(n.pkts) {
+		n.wrcc = append(n.wrcc, make([]WRCCExt, len(n.pkts)-len(n.wrcc))...)
+	}
 	if r.OwnECN {
 		n.cfg.ECN = false
+		for i := range n.Nodes {
+			n.Nodes[i].ecn = false
+		}
 	}
 }
 
@@ -371,11 +516,19 @@ func (n *Network) SetFeaturePeriod(d sim.Time) { n.featureEvery = d }
 func (n *Network) OnPFC(f func(ev PFCEvent)) { n.pfcLog = f }
 
 // PFCThreshold is the current PFC pause threshold of switch ingress port
-// pt (global index): the static threshold, or the dynamic one (free shared
-// buffer >> shift) at this moment; bytes of shared-buffer use per class.
+// pt (global index): the static threshold (capped by the free shared
+// buffer, for the port's class with the most shared use), or the dynamic
+// one (free shared buffer >> shift) at this moment; bytes of shared-buffer
+// use per class.
 func (n *Network) PFCThreshold(pt int32) int64 {
 	p := &n.Ports[pt]
-	return n.threshold(&n.Nodes[p.Node], p)
+	var c uint8 = 1
+	for k := uint8(2); k < numClasses; k++ {
+		if p.ingress[k] > p.ingress[c] {
+			c = k
+		}
+	}
+	return n.threshold(&n.Nodes[p.Node], p, c)
 }
 
 // PFCHook returns the callback registered with OnPFC (nil if none).
@@ -404,9 +557,12 @@ func (n *Network) alloc() int32 {
 	if n.cfg.INT {
 		n.ints = append(n.ints, intStack{})
 	}
+	if n.req.WRCCExt {
+		n.wrcc = append(n.wrcc, WRCCExt{})
+	}
 	// Once the packets outgrow a core's cache, the loop starts touching
 	// each packet before its arrival runs (see Run).
-	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{})) > touchAheadBytes
+	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.wrcc)*int(unsafe.Sizeof(WRCCExt{})) > touchAheadBytes
 	return int32(len(n.pkts) - 1)
 }
 

@@ -205,20 +205,20 @@ func (c *pfcChecker) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, n
 	nd := &n.Nodes[sw]
 	ip := &n.Ports[in]
 	key := [2]int32{in, int32(cl)}
-	cond := ip.headroomUsed[cl] > 0 || n.sharedOf(ip, cl) >= n.threshold(nd, ip)
+	cond := ip.headroomUsed[cl] > 0 || n.sharedOf(ip, cl) >= n.threshold(nd, ip, cl)
 	c.checked++
 	switch was, now2 := c.shadow[key], ip.pauseSent[cl]; {
 	case !was && now2:
 		c.pauses[in]++
 		if !cond {
 			c.fail("%v: pause sent for port %d class %d without reason: shared %d threshold %d headroom used %d",
-				now, in, cl, n.sharedOf(ip, cl), n.threshold(nd, ip), ip.headroomUsed[cl])
+				now, in, cl, n.sharedOf(ip, cl), n.threshold(nd, ip, cl), ip.headroomUsed[cl])
 		}
 	case was && !now2:
 		c.fail("%v: pause of port %d class %d cleared on enqueue", now, in, cl)
 	case !now2 && cond:
 		c.fail("%v: port %d class %d not paused although shared %d >= threshold %d or headroom used %d",
-			now, in, cl, n.sharedOf(ip, cl), n.threshold(nd, ip), ip.headroomUsed[cl])
+			now, in, cl, n.sharedOf(ip, cl), n.threshold(nd, ip, cl), ip.headroomUsed[cl])
 	}
 	c.shadow[key] = ip.pauseSent[cl]
 }
@@ -230,7 +230,7 @@ func (c *pfcChecker) OnDequeue(n *Network, sw int32, out int32, p *Packet, now s
 	ip := &n.Ports[in]
 	key := [2]int32{in, int32(cl)}
 	s := n.sharedOf(ip, cl)
-	th := n.threshold(nd, ip)
+	th := n.threshold(nd, ip, cl)
 	resumeOK := ip.headroomUsed[cl] == 0 && (s == 0 || s+3072 <= th)
 	c.checked++
 	switch was, now2 := c.shadow[key], ip.pauseSent[cl]; {
@@ -411,7 +411,7 @@ func TestPFCThresholdInit(t *testing.T) {
 		if p.headroom != 37_500 || p.shift != 3 {
 			t.Errorf("port %d: headroom %d shift %d, want 37500, 3", k, p.headroom, p.shift)
 		}
-		if th := n.threshold(sw, p); th != 4_085_114 {
+		if th := n.threshold(sw, p, 1); th != 4_085_114 {
 			t.Errorf("port %d: initial threshold %d, want 4085114", k, th)
 		}
 	}

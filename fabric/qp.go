@@ -46,6 +46,11 @@ type Requirements struct {
 	// notification point's 50 µs); 0 = no preference. A scenario's
 	// host.cnp_interval_us overrides it.
 	CNPInterval sim.Time
+	// WRCCExt: data packets and ACKs carry WRCC's 12-byte INT extension
+	// (WRCCExt): the sender stamps QP.WRCC on every data packet, switch
+	// features read and rewrite it (Network.WRCCExt), the receiver echoes
+	// it with its own domain and the sender sees it in AckInfo.WRCC.
+	WRCCExt bool
 }
 
 // ReceiverAlgorithm is implemented by algorithms with receiver-side logic
@@ -77,6 +82,10 @@ type AckInfo struct {
 	Hops       []IntHop // INT records echoed from the data packet (valid during the call)
 	NHop       int      // switches that stamped the data packet (may exceed len(Hops))
 	Mark       uint8    // the acknowledged data packet's Mark byte, echoed by the receiver (Bolt's INC flag)
+	// WRCC is the INT extension echoed by the receiver (Requirements.WRCCExt;
+	// zero otherwise): the data packet's extension with the receiver's
+	// domain.
+	WRCC WRCCExt
 }
 
 // Notice is a congestion notification that is not an ACK.
@@ -166,6 +175,12 @@ type QP struct {
 	// sends; algorithms that flag their packets for switch features (Bolt's
 	// FIRST/LAST/INC) set it, e.g. in OnSend.
 	DataMark uint8
+	// WRCC is the INT extension stamped on every data packet the QP sends
+	// when the algorithm requires it (Requirements.WRCCExt). The fabric
+	// sets its Domain to the sender's datacenter (topo.Graph.Domain) before
+	// the algorithm starts; the algorithm keeps FBDP, FairRate and RTTEst
+	// current.
+	WRCC WRCCExt
 
 	CC           Algorithm
 	rx           ReceiverAlgorithm // CC's receiver side, if it has one

@@ -10,14 +10,27 @@ import (
 // (docs/reference-simulator.md §7.3): per (ingress port, class) a reserve, then the shared pool up
 // to a dynamic threshold, then the port's PFC headroom.
 
-// threshold is the dynamic (or static) shared-buffer limit of ingress port p.
-func (n *Network) threshold(nd *Node, p *Port) int64 {
-	if n.cfg.PFC == PFCStatic {
-		return n.cfg.PFCStaticBytes
-	}
+// threshold is the dynamic (or static) shared-buffer limit of class c at
+// ingress port p of switch nd.
+//
+// Static thresholds are capped by the switch's free shared buffer: a
+// (port, class) may hold at most its current shared use plus what is still
+// free of the pool (buffer − headroom − reserves), so that static per-port
+// thresholds whose sum exceeds the pool (paper 002's DCI switch: 100 MB per
+// ingress, 250 MB buffer, 5 ports) pause instead of overflowing the buffer.
+// The reference simulator has no static mode; this cap is our
+// interpretation (docs: README, switch overrides).
+func (n *Network) threshold(nd *Node, p *Port, c uint8) int64 {
 	free := nd.bufferBytes - nd.totalHeadroom - nd.totalReserve - nd.sharedUsed
 	if free < 0 {
-		return 0
+		free = 0
+	}
+	if nd.pfc == PFCStatic {
+		th := nd.pfcStatic
+		if lim := n.sharedOf(p, c) + free; lim < th {
+			th = lim
+		}
+		return th
 	}
 	return free >> p.shift
 }
@@ -85,7 +98,7 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	size := int64(pk.Size)
 	if c != 0 {
 		// admission (docs/reference-simulator.md §7.3)
-		th := n.threshold(nd, ip)
+		th := n.threshold(nd, ip, c)
 		if size+ip.headroomUsed[c] > ip.headroom && size+n.sharedOf(ip, c) > th {
 			nd.Drops++
 			ip.Stats.Drops++
@@ -108,10 +121,11 @@ func (n *Network) switchReceive(in int32, pi int32) {
 			nd.sharedUsed += d
 		}
 		// PFC pause check for the ingress (port, class)
-		if n.cfg.PFC != PFCOff && !ip.pauseSent[c] {
-			if ip.headroomUsed[c] > 0 || n.sharedOf(ip, c) >= n.threshold(nd, ip) {
+		if nd.pfc != PFCOff && !ip.pauseSent[c] {
+			if ip.headroomUsed[c] > 0 || n.sharedOf(ip, c) >= n.threshold(nd, ip, c) {
 				ip.pauseSent[c] = true
 				n.sendPFC(in, c, true)
+				pk = &n.pkts[pi] // the PAUSE's allocation may have moved the pool
 			}
 		}
 	}
@@ -126,7 +140,8 @@ func (n *Network) switchReceive(in int32, pi int32) {
 	}
 	if nd.features != nil {
 		for _, f := range nd.features {
-			f.OnEnqueue(n, sw, in, out, pk, n.now)
+			// re-read: a feature may have sent a notice (moving the pool)
+			f.OnEnqueue(n, sw, in, out, &n.pkts[pi], n.now)
 		}
 	}
 	n.switchSend(out)
@@ -229,7 +244,7 @@ func (n *Network) switchSend(pt int32) {
 		ip.ingress[c] -= size - h
 		nd.sharedUsed -= f
 		// ECN at dequeue on the class queue excluding the departing packet
-		if n.cfg.ECN {
+		if nd.ecn {
 			q := p.qBytes[c]
 			if q > p.kmax {
 				pk.ECN = true
@@ -245,16 +260,19 @@ func (n *Network) switchSend(pt int32) {
 		// PFC resume check for the packet's ingress
 		if ip.pauseSent[c] && ip.headroomUsed[c] == 0 {
 			s := n.sharedOf(ip, c)
-			if s == 0 || s+n.cfg.ResumeOffsetBytes <= n.threshold(nd, ip) {
+			if s == 0 || s+n.cfg.ResumeOffsetBytes <= n.threshold(nd, ip, c) {
 				ip.pauseSent[c] = false
 				n.sendPFC(pk.inPort, c, false)
 			}
 		}
 		if nd.features != nil {
 			for _, f := range nd.features {
-				f.OnDequeue(n, p.Node, pt, pk, n.now)
+				// the pool may have moved (a RESUME above, a notice sent
+				// by a feature): pass the packet's current address
+				f.OnDequeue(n, p.Node, pt, &n.pkts[pi], n.now)
 			}
 		}
+		pk = &n.pkts[pi]
 	}
 	// INT stamping of data packets (HPCC fields)
 	if n.cfg.INT && pk.Kind == KindData {

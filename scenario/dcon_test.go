@@ -180,7 +180,7 @@ func TestNodeNameErrors(t *testing.T) {
 		want      []string
 	}{
 		{"unknown name", base + "workload: {flows: [{src: X9, dst: R1, size_bytes: 1}]}\n",
-			[]string{"line 2", `node "X9": not a node id, nor a node name`, "dcon_testbed (H0..H15, R0, R1, L0..L2, S0, S1)"}},
+			[]string{`workload.flows[0].src = "X9": not a node of topology.kind dcon_testbed (names: H0..H15, R0, R1, L0..L2, S0, S1)`}},
 		{"name of another topology", "topology: {kind: star, hosts: 4}\nworkload: {flows: [{src: H0, dst: 1, size_bytes: 1}]}\n",
 			[]string{`workload.flows[0].src = "H0"`, "topology.kind star has no node names; give a node id"}},
 		{"name in outputs on star", "topology: {kind: star, hosts: 4}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\noutputs: {queue_sample_us: 1, queue_ports: [{node: L2, port: 0}]}\n",
@@ -194,7 +194,7 @@ func TestNodeNameErrors(t *testing.T) {
 		{"negative id", base + "workload: {flows: [{src: -1, dst: R1, size_bytes: 1}]}\n",
 			[]string{"workload.flows[0].src = -1 out of range"}},
 		{"list entry", base + "workload: {incast: {senders: [H1, Q], receiver: R0, sizes_bytes: [1]}}\n",
-			[]string{`node "Q"`}},
+			[]string{`workload.incast.senders[1] = "Q": not a node of topology.kind dcon_testbed`}},
 		{"no secondary errors", base + "workload: {flows: [{src: [1], dst: X, size_bytes: 1}]}\noutputs: {series: {bin_us: 1, queue_ports: [{node: Y, port: 0}]}}\n",
 			[]string{"line 2: cannot unmarshal !!seq into int"}},
 		{"fixed shape", "topology: {kind: dcon_testbed, spines: 4}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\n",

@@ -388,6 +388,10 @@ func (s *Scenario) builtGraph() (*topo.Graph, error) {
 	case "dcon_testbed":
 		g, _, err := topo.DCONTestbed(topo.DCONTestbedParams{HostBps: hb, FabricBps: fb, HostDelay: hd, FabricDelay: fd})
 		return g, err
+	case "cross_dc":
+		return topo.CrossDC(s.crossDCTopoParams())
+	case "two_site":
+		return topo.TwoSite(s.twoSiteParams())
 	case "fat320":
 		p := topo.RefFat320Params()
 		if t.FabricGbps != nil {

@@ -6,74 +6,94 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
-
-	"github.com/ccsim/ccsim/topo"
 )
 
 // NodeID is a node id in a scenario field (flow endpoints, incast and
-// generator hosts, sampled ports, via switches). In the file it is an
-// integer id or, on a topology whose nodes are named (kind dcon_testbed),
-// a node's name such as "R1" or "S1". Parsing keeps a name as a
-// placeholder value and validation replaces it by the id for the
-// scenario's topology.kind, so after a successful Parse every NodeID is an
-// id (and Resolved writes ids).
+// generator hosts, sampled ports, via switches, switch overrides). In the
+// file it is an integer id or, on a topology whose nodes are named (kinds
+// dcon_testbed, cross_dc, two_site), a node's name such as "R1", "A.dci"
+// or "SW1". Parsing keeps a name as a placeholder value and validation
+// replaces it by the id the name has in the graph the scenario's topology
+// section builds (parameters may change the names, e.g. cross_dc.pods), so
+// after a successful Parse every NodeID is an id (and Resolved writes ids).
 type NodeID int
 
-// Node names known to any topology kind, in one table: a name decodes to
-// nameBase − 1 − (its index here) until validation resolves it for the
-// kind.
-var (
-	kindNames = map[string][]string{
-		"dcon_testbed": topo.DCONTestbedNames(), // indexed by node id
+// namedKinds are the topology kinds whose graphs name their nodes.
+var namedKinds = []string{"dcon_testbed", "cross_dc", "two_site"}
+
+// Names met in scenario files, interned: a name decodes to nameBase − 1 −
+// (its index here) until validation resolves it against the graph. The
+// table only grows, by the distinct names parsed in this process.
+var names struct {
+	sync.RWMutex
+	list  []string
+	index map[string]int
+}
+
+// internName returns the index of name in the table, adding it.
+func internName(name string) int {
+	names.RLock()
+	i, ok := names.index[name]
+	names.RUnlock()
+	if ok {
+		return i
 	}
-	allNames = func() []string {
-		var all []string
-		for _, k := range slices.Sorted(func(yield func(string) bool) {
-			for k := range kindNames {
-				if !yield(k) {
-					return
-				}
-			}
-		}) {
-			for _, n := range kindNames[k] {
-				if !slices.Contains(all, n) {
-					all = append(all, n)
-				}
-			}
-		}
-		return all
-	}()
-)
+	names.Lock()
+	defer names.Unlock()
+	if i, ok := names.index[name]; ok {
+		return i
+	}
+	if names.index == nil {
+		names.index = map[string]int{}
+	}
+	i = len(names.list)
+	names.list = append(names.list, name)
+	names.index[name] = i
+	return i
+}
 
 // nameBase marks a node field whose value failed to decode (the decoder
-// reported it); allNames[i] is nameBase − 1 − i. Ids at or below it are
-// rejected when decoded.
+// reported it); name i of the table is nameBase − 1 − i. Ids at or below
+// it are rejected when decoded.
 const nameBase = -(1 << 20)
 
 // isName reports whether v is the placeholder of a name.
-func (v NodeID) isName() bool { return v < nameBase && int(nameBase-1-v) < len(allNames) }
+func (v NodeID) isName() bool {
+	if v >= nameBase {
+		return false
+	}
+	names.RLock()
+	defer names.RUnlock()
+	return int(nameBase-1-v) < len(names.list)
+}
 
 // unresolved reports whether v is a name placeholder or a value that failed
 // to decode: checks of ids skip it (its error is reported elsewhere).
 func (v NodeID) unresolved() bool { return v <= nameBase }
 
 // name returns the name v stands for (isName must hold).
-func (v NodeID) name() string { return allNames[nameBase-1-v] }
+func (v NodeID) name() string {
+	names.RLock()
+	defer names.RUnlock()
+	return names.list[nameBase-1-v]
+}
 
-// UnmarshalYAML accepts an integer id or a node name. A value that is
-// neither leaves the field marked as failed (so that checks of the id do
-// not report it again) and returns the error.
+// UnmarshalYAML accepts an integer id or a node name (any other string;
+// it is resolved by validation). A value that is neither leaves the field
+// marked as failed (so that checks of the id do not report it again) and
+// returns the error.
 func (v *NodeID) UnmarshalYAML(n *yaml.Node) error {
 	*v = nameBase
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
-		if i := slices.Index(allNames, n.Value); i >= 0 {
-			*v = NodeID(nameBase - 1 - i)
-			return nil
+		if _, err := strconv.Atoi(strings.TrimSpace(n.Value)); err == nil || n.Value == "" {
+			return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: node %q: not a node id, nor a node name (an id is an unquoted integer; named kinds: %s)",
+				n.Line, n.Value, strings.Join(namedKinds, ", "))}}
 		}
-		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: node %q: not a node id, nor a node name of any topology kind (named kinds: %s)",
-			n.Line, n.Value, describeNamedKinds())}}
+		*v = NodeID(nameBase - 1 - internName(n.Value))
+		return nil
 	}
 	var id int
 	if err := n.Decode(&id); err != nil {
@@ -84,22 +104,6 @@ func (v *NodeID) UnmarshalYAML(n *yaml.Node) error {
 	}
 	*v = NodeID(id)
 	return nil
-}
-
-// describeNamedKinds lists the kinds with names and their names, for
-// errors.
-func describeNamedKinds() string {
-	var parts []string
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range kindNames {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		parts = append(parts, k+" ("+summarizeNames(kindNames[k])+")")
-	}
-	return strings.Join(parts, ", ")
 }
 
 // summarizeNames writes runs of names with a common prefix and consecutive
@@ -144,13 +148,15 @@ var nodeIDType = reflect.TypeFor[NodeID]()
 
 // resolveNames replaces the name placeholders in the NodeID fields of v (a
 // pointer to a section of the scenario, or to one of its values) by the
-// ids of topology kind, reporting the names kind does not define. path is
-// v's field path ("workload"), extended with the yaml names of the fields
-// and the indices of the lists for the errors. It returns whether any node
-// field is left without an id (a name kind does not define, or a value the
-// decoder rejected), so that the section is not built.
-func resolveNames(v any, path, kind string, errs *Errors) (unresolved bool) {
-	names := kindNames[kind]
+// ids of the nodes so named in the topology's graph (names, indexed by
+// node id; nil when topology.kind names no nodes), reporting the names it
+// does not define. path is v's field path ("workload"), extended with the
+// yaml names of the fields and the indices of the lists for the errors.
+// With known false (a named kind whose parameters are invalid, reported
+// elsewhere) names are left unresolved silently. It returns whether any
+// node field is left without an id (a name the graph does not define, or a
+// value the decoder rejected), so that the section is not built.
+func resolveNames(v any, path, kind string, names []string, known bool, errs *Errors) (unresolved bool) {
 	var walk func(r reflect.Value, path string)
 	walk = func(r reflect.Value, path string) {
 		switch r.Kind() {
@@ -183,9 +189,9 @@ func resolveNames(v any, path, kind string, errs *Errors) (unresolved bool) {
 			if !id.unresolved() {
 				return
 			}
-			if !id.isName() {
-				unresolved = true // the decoder reported it
-				return
+			if !id.isName() || !known {
+				unresolved = true
+				return // the decoder or the topology's validation reported it
 			}
 			if k := slices.Index(names, id.name()); k >= 0 {
 				r.SetInt(int64(k))
@@ -194,7 +200,7 @@ func resolveNames(v any, path, kind string, errs *Errors) (unresolved bool) {
 			unresolved = true
 			if len(names) == 0 {
 				*errs = append(*errs, fmt.Errorf("%s = %q: topology.kind %s has no node names; give a node id (named kinds: %s)",
-					path, id.name(), kind, describeNamedKinds()))
+					path, id.name(), kind, strings.Join(namedKinds, ", ")))
 			} else {
 				*errs = append(*errs, fmt.Errorf("%s = %q: not a node of topology.kind %s (names: %s)", path, id.name(), kind, summarizeNames(names)))
 			}
@@ -202,6 +208,12 @@ func resolveNames(v any, path, kind string, errs *Errors) (unresolved bool) {
 	}
 	walk(reflect.ValueOf(v), path)
 	return unresolved
+}
+
+// resolveNames resolves the node names in v against the scenario's
+// topology (see the function resolveNames).
+func (s *Scenario) resolveNames(v any, path string, errs *Errors) bool {
+	return resolveNames(v, path, s.Topology.Kind, s.nodeNames, s.namesKnown, errs)
 }
 
 // ids converts node ids to ints.

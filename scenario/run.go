@@ -273,12 +273,7 @@ func (s *Scenario) FabricConfig() fabric.Config {
 	if sw.BufferMB != nil {
 		c.BufferBytes = int64(math.Round(*sw.BufferMB * 1e6))
 	}
-	switch sw.PFC {
-	case "static":
-		c.PFC = fabric.PFCStatic
-	case "off":
-		c.PFC = fabric.PFCOff
-	}
+	c.PFC = pfcMode(sw.PFC)
 	c.PFCStaticBytes = int64(sw.PFCStaticKB * 1000)
 	if sw.ReserveBytes != nil {
 		c.ReserveBytes = *sw.ReserveBytes
@@ -293,12 +288,9 @@ func (s *Scenario) FabricConfig() fabric.Config {
 		c.ECN = *sw.ECN
 	}
 	if len(sw.ECNRules) > 0 {
-		c.ECNRule = nil
-		for _, r := range sw.ECNRules {
-			c.ECNRule = append(c.ECNRule, fabric.ECNRule{Bps: int64(r.LinkGbps * 1e9),
-				KminBytes: int64(r.KminKB * 1000), KmaxBytes: int64(r.KmaxKB * 1000), Pmax: r.Pmax})
-		}
+		c.ECNRule = ecnRules(sw.ECNRules)
 	}
+	c.Switches = s.overrides()
 	c.RefECMP = sw.RefECMP
 	c.SwitchCtrlHighPrio = sw.CtrlHighPrio
 	if h.AckHighPrio != nil {
@@ -312,18 +304,27 @@ func (s *Scenario) FabricConfig() fabric.Config {
 		c.NackInterval = usTime(*h.NackIntervalUs)
 	}
 	// rto_us: absent = auto: off in lossless fabrics (as the reference),
-	// 1 ms when PFC is off so that tail losses are repaired.
+	// 1 ms when PFC is off (at any switch) so that tail losses are
+	// repaired; on long paths newNetwork raises it (longPathTimers).
 	if h.RTOUs != nil {
 		c.RTO = usTime(*h.RTOUs)
-	} else if c.PFC == fabric.PFCOff {
+	} else if s.lossy() {
 		c.RTO = sim.Millisecond
 	}
 	c.Seed = s.Seed
 	return c
 }
 
-// newNetwork is fabric.New with its errors in the scenario's terms.
+// newNetwork is fabric.New with its errors in the scenario's terms. It
+// checks the switch.overrides against g and scales the loss-recovery
+// timers to g's longest path first (longPathTimers).
 func (s *Scenario) newNetwork(g *topo.Graph, cfg fabric.Config) (*fabric.Network, error) {
+	if err := s.checkOverrideTargets(g); err != nil {
+		return nil, err
+	}
+	if err := s.longPathTimers(&cfg, g); err != nil {
+		return nil, err
+	}
 	net, err := fabric.New(g, cfg)
 	var he *fabric.HeadroomError
 	if errors.As(err, &he) {
@@ -335,22 +336,64 @@ func (s *Scenario) newNetwork(g *topo.Graph, cfg fabric.Config) (*fabric.Network
 		case t.FabricDelayNs != nil:
 			delays += fmt.Sprintf(", topology.fabric_delay_ns = %v", *t.FabricDelayNs)
 		}
+		if t.Kind == "cross_dc" || t.Kind == "two_site" {
+			delays += fmt.Sprintf(", the long haul's topology.%s.long_haul_delay_ns (or long_haul_km)", t.Kind)
+		}
 		for _, hl := range t.HostLinks {
 			if hl.DelayNs != nil {
 				delays += ", topology.host_links delay_ns"
 				break
 			}
 		}
-		field, v := "switch.buffer_mib", s.Switch.BufferMiB
-		if s.Switch.BufferMB != nil {
-			field, v = "switch.buffer_mb", *s.Switch.BufferMB
+		bufField, headField, pfcField := s.switchFields(g, he.Node)
+		headroom := fmt.Sprintf("%s = %d × one-way BDP of its link (%s)", headField, he.HeadroomRTTs, delays)
+		if he.PortHeadroom > 0 {
+			headroom = fmt.Sprintf("%s = %d B", headField, he.PortHeadroom)
 		}
-		return nil, fmt.Errorf("%s = %v (%d B) is too small for PFC: %v; "+
-			"headroom per port = switch.headroom_rtts = %d × one-way BDP of its link (%s); "+
-			"raise %s, lower switch.headroom_rtts or the link delays, or set switch.pfc: off",
-			field, v, he.BufferBytes, he, he.HeadroomRTTs, delays, field)
+		return nil, fmt.Errorf("%s (%d B) is too small for PFC: %v; headroom per port = %s; "+
+			"raise %s, lower %s or the link delays, or set %s: off",
+			bufField, he.BufferBytes, he, headroom, bufField, headField, pfcField)
 	}
 	return net, err
+}
+
+// switchFields names the fields that set switch sw's buffer, headroom
+// and PFC mode: the last override of switch.overrides that selects sw and
+// sets each, else the switch section's field, with the buffer's value.
+func (s *Scenario) switchFields(g *topo.Graph, sw int) (buf, head, pfc string) {
+	sec := &s.Switch
+	buf = fmt.Sprintf("switch.buffer_mib = %v", sec.BufferMiB)
+	if sec.BufferMB != nil {
+		buf = fmt.Sprintf("switch.buffer_mb = %v", *sec.BufferMB)
+	}
+	head, pfc = "switch.headroom_rtts", "switch.pfc"
+	for i := range sec.Overrides {
+		o := &sec.Overrides[i]
+		if !slices.Contains(o.Nodes, NodeID(sw)) && (o.Role == "" || g.Role(sw) != o.Role) {
+			continue
+		}
+		f := fmt.Sprintf("switch.overrides[%d]", i)
+		switch {
+		case o.BufferMB != nil:
+			buf = fmt.Sprintf("%s.buffer_mb = %v", f, *o.BufferMB)
+		case o.BufferMiB != nil:
+			buf = fmt.Sprintf("%s.buffer_mib = %v", f, *o.BufferMiB)
+		}
+		switch {
+		case o.HeadroomMB != nil:
+			head = f + ".headroom_mb"
+		case o.HeadroomKB != nil:
+			head = f + ".headroom_kb"
+		case o.HeadroomRTTs != nil:
+			head = f + ".headroom_rtts"
+		case o.HeadroomExtraKB != nil:
+			head = f + ".headroom_extra_kb"
+		}
+		if o.PFC != nil {
+			pfc = f + ".pfc"
+		}
+	}
+	return buf, head, pfc
 }
 
 // Build constructs the simulation of algorithm ccName.
@@ -548,6 +591,7 @@ type Result struct {
 	PFC         PFCSummary           `json:"pfc"`
 	Bytes       ByteSummary          `json:"bytes"`
 	Drops       int64                `json:"drops"`
+	Notices     int64                `json:"notices,omitempty"`
 	LinkLosses  int64                `json:"link_losses"` // packets lost on lossy links (topology error rates), included in drops
 	ECNMarked   int64                `json:"ecn_marked"`  // packets switches marked CE (RED at dequeue, or an algorithm's own marking)
 	Jain        float64              `json:"jain_goodput"`
@@ -700,6 +744,7 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		r.ECNMarked += p.Stats.Marked
 	}
 	r.LinkLosses = n.Stats.LinkLosses
+	r.Notices = n.Stats.Notices // switch notices: DCON CNMs, Bolt SRCs, WRCC FCNPs
 	_, inflight := n.DataInFlight()
 	r.Bytes = ByteSummary{Sent: n.Stats.DataTxBytes, Delivered: n.Stats.DataRxBytes, InFlight: inflight, Dropped: n.Stats.DataDropBytes}
 	r.PFCEvents = b.pfc

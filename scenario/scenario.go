@@ -38,6 +38,10 @@ type Scenario struct {
 	ccParams    map[string]cc.Params // validated parameters of the algorithms in CC
 	dir         string               // directory of the scenario file (relative paths)
 	sound       soundness            // sections that passed validation
+	// node names of the topology's graph (named kinds) for NodeID fields,
+	// and whether they are known (see resolveNames)
+	nodeNames  []string
+	namesKnown bool
 }
 
 // soundness records which sections passed validation, so that Check builds
@@ -48,7 +52,7 @@ type soundness struct {
 
 // Topology selects and sizes the network.
 type Topology struct {
-	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320 | dcon_testbed
+	Kind          string   `yaml:"kind"` // star | ns3 | leaf_spine | fat_tree | fat320 | dcon_testbed | cross_dc | two_site
 	Hosts         int      `yaml:"hosts"`
 	LinkGbps      float64  `yaml:"link_gbps"`       // host links
 	LinkDelayNs   float64  `yaml:"link_delay_ns"`   // host links
@@ -64,6 +68,10 @@ type Topology struct {
 	// hosts (any topology kind), e.g. a 25 Gb/s receiver among 100 Gb/s
 	// senders (paper 004's mixed 100/25 Gb/s incast).
 	HostLinks []HostLink `yaml:"host_links"`
+	// CrossDC and TwoSite are the parameters of kinds cross_dc and
+	// two_site (crossdc.go).
+	CrossDC *CrossDCTopology `yaml:"cross_dc,omitempty"`
+	TwoSite *TwoSiteSpec `yaml:"two_site,omitempty"`
 }
 
 // HostLink sets the link of each listed host: rate gbps and one-way delay
@@ -95,6 +103,9 @@ type Switch struct {
 	ECNRules          []ECNRule `yaml:"ecn_rules"`
 	RefECMP           bool      `yaml:"ref_ecmp"`
 	CtrlHighPrio      bool      `yaml:"ctrl_high_prio"`
+	// Overrides set buffer, PFC, headroom and ECN at some switches (by
+	// node or role); the fields above are the defaults (crossdc.go).
+	Overrides []SwitchOverride `yaml:"overrides,omitempty"`
 }
 
 // Host holds the NIC settings.
@@ -335,8 +346,11 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	}
 	if !has("topology", "link_gbps") {
 		t.LinkGbps = DefaultLinkGbps
-		if t.Kind == "dcon_testbed" {
+		switch t.Kind {
+		case "dcon_testbed":
 			t.LinkGbps = DCONTestbedGbps
+		case "two_site":
+			t.LinkGbps = TwoSiteGbps
 		}
 	}
 	if !has("topology", "link_delay_ns") {
@@ -522,6 +536,8 @@ func (s *Scenario) validate() Errors {
 			rangef(&errs, "topology.hosts_per_edge", float64(t.HostsPerEdge), 1, 512)
 		}
 	case "fat320":
+	case "cross_dc", "two_site":
+		// validateLongHaulKinds
 	case "dcon_testbed":
 		for _, f := range []struct {
 			name string
@@ -535,9 +551,9 @@ func (s *Scenario) validate() Errors {
 			errs = append(errs, fmt.Errorf("topology.file is only valid with kind ns3"))
 		}
 	default:
-		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320, dcon_testbed", t.Kind))
+		errs = append(errs, fmt.Errorf("topology.kind = %q: allowed values star, ns3, leaf_spine, fat_tree, fat320, dcon_testbed, cross_dc, two_site", t.Kind))
 	}
-	badNodes := resolveNames(&t.HostLinks, "topology.host_links", t.Kind, &errs)
+	s.validateLongHaulKinds(&errs)
 	for i, hl := range t.HostLinks {
 		f := fmt.Sprintf("topology.host_links[%d]", i)
 		if len(hl.Hosts) == 0 {
@@ -561,6 +577,13 @@ func (s *Scenario) validate() Errors {
 	}
 	rangef(&errs, "topology.link_gbps", t.LinkGbps, 0.001, 10_000)
 	rangef(&errs, "topology.link_delay_ns", t.LinkDelayNs, 0, 1e9)
+	// node names resolve against the graph the section builds
+	named, known := s.namedGraph(len(errs) == n, &errs)
+	s.nodeNames, s.namesKnown = nil, known
+	if named != nil {
+		s.nodeNames = named.Names
+	}
+	badNodes := s.resolveNames(&t.HostLinks, "topology.host_links", &errs)
 	s.sound.topology = len(errs) == n && !badNodes
 	n = len(errs)
 	sw := &s.Switch
@@ -587,6 +610,8 @@ func (s *Scenario) validate() Errors {
 	if sw.HeadroomRTTs != nil {
 		rangef(&errs, "switch.headroom_rtts", float64(*sw.HeadroomRTTs), 0, 1000)
 	}
+	badNodes = s.resolveNames(&sw.Overrides, "switch.overrides", &errs)
+	s.validateOverrides(named, &errs)
 	for i, r := range sw.ECNRules {
 		f := fmt.Sprintf("switch.ecn_rules[%d]", i)
 		rangef(&errs, f+".link_gbps", r.LinkGbps, 0.001, 10_000)
@@ -605,10 +630,10 @@ func (s *Scenario) validate() Errors {
 	if h.RTOUs != nil {
 		rangef(&errs, "host.rto_us", *h.RTOUs, 0, 1e7)
 	}
-	s.sound.fabric = len(errs) == n
+	s.sound.fabric = len(errs) == n && !badNodes
 	n = len(errs)
 	w := &s.Workload
-	badNodes = resolveNames(w, "workload", t.Kind, &errs)
+	badNodes = s.resolveNames(w, "workload", &errs)
 	switch w.Kind {
 	case "flows":
 		if len(w.Flows) == 0 {
@@ -739,7 +764,7 @@ func (s *Scenario) validate() Errors {
 	s.sound.workload = len(errs) == n && !badNodes
 	n = len(errs)
 	o := &s.Outputs
-	badNodes = resolveNames(o, "outputs", t.Kind, &errs)
+	badNodes = s.resolveNames(o, "outputs", &errs)
 	if o.QueueSampleUs != 0 {
 		rangef(&errs, "outputs.queue_sample_us", o.QueueSampleUs, 0.01, 1e6)
 	}
