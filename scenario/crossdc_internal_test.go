@@ -34,6 +34,15 @@ func twoDCGraph(longHaul ...topo.Link) *topo.Graph {
 	return g
 }
 
+func mustParseInternal(t *testing.T, src string) *Scenario {
+	t.Helper()
+	s, err := Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 func crossDCScenario(t *testing.T, section string) *Scenario {
 	t.Helper()
 	s, err := Parse([]byte("topology: {kind: star, hosts: 6}\nworkload:\n  cross_dc: {" + section + "}\n"))
@@ -43,10 +52,10 @@ func crossDCScenario(t *testing.T, section string) *Scenario {
 	return s
 }
 
-// TestCrossDCFromTopology: the domains, the long haul (capacity, delay)
+// TestCrossDCWorkloadFromTopology: the domains, the long haul (capacity, delay)
 // and the incast size (its bandwidth-delay product) come from the graph
 // unless given.
-func TestCrossDCFromTopology(t *testing.T) {
+func TestCrossDCWorkloadFromTopology(t *testing.T) {
 	lh := topo.Link{A: 8, B: 9, Bps: 400e9, Delay: sim.Millisecond}
 	g := twoDCGraph(lh)
 	s := crossDCScenario(t, "")
@@ -82,6 +91,19 @@ func TestCrossDCFromTopology(t *testing.T) {
 	if p, err = s.crossDCParams(g); err != nil || p.IncastSize != 1000 {
 		t.Errorf("incast_size_bytes: %d, %v", p.IncastSize, err)
 	}
+	// the cross_dc topology kind: paper 002's T6
+	s = mustParseInternal(t, "topology: {kind: cross_dc}\nworkload:\n  cross_dc: {}\n")
+	tg, err := s.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err = s.crossDCParams(tg); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.DomainA) != 32 || len(p.DomainB) != 32 || p.DomainA[0] != 0 || p.DomainB[0] != 32 || p.LongHaulBps != 400e9 ||
+		p.IncastSize != 100_000_000 || p.HostsBps != 6400e9 {
+		t.Errorf("kind cross_dc: A %v B %v long haul %d b/s incast %d B hosts %d b/s", p.DomainA, p.DomainB, p.LongHaulBps, p.IncastSize, p.HostsBps)
+	}
 	// generation through the scenario
 	s = crossDCScenario(t, "incast_fanin: 3, incast_events: 2, duration_ms: 1")
 	fl, err := s.generated(g)
@@ -97,9 +119,9 @@ func TestCrossDCFromTopology(t *testing.T) {
 	}
 }
 
-// TestCrossDCScenarioErrors: every invalid field or missing topology
+// TestCrossDCWorkloadErrors: every invalid field or missing topology
 // property is named.
-func TestCrossDCScenarioErrors(t *testing.T) {
+func TestCrossDCWorkloadErrors(t *testing.T) {
 	for _, c := range []struct{ yaml, want string }{
 		{"load: 0", "workload.cross_dc.load = 0 out of range [1e-06, 1]"},
 		{"load_basis: bisection", `workload.cross_dc.load_basis = "bisection": allowed values longhaul, host`},
