@@ -28,6 +28,8 @@ func FuzzParse(f *testing.F) {
 		"topology: {kind: dcon_testbed}\nswitch: {buffer_mb: 22}\nworkload: {flows: [{src: H0, dst: R0, size_bytes: 1, via: S1}], incast: {senders: [H1], receiver: R1, sizes_bytes: [1], via: 21}}\noutputs: {queue_sample_us: 1, queue_ports: [{node: L2, port: 1}]}\n",
 		"topology: {kind: star, hosts: 3}\nworkload: {flows: [{src: R1, dst: 1, size_bytes: 1, via: 3}]}\n",
 		"topology: {kind: leaf_spine, spines: 2, leaves: 2, hosts_per_leaf: 2}\nworkload: {poisson: {cdf: websearch, core_load: 0.5, duration_ms: 1}}\n",
+		"topology: {kind: star, hosts: 4}\nworkload: {cross_dc: {load: 0.5, incast_fanin: 2, incast_events: 1, duration_ms: 0.01, domain_a: [0, 1], domain_b: [2, 3], longhaul_gbps: 100, longhaul_delay_us: 1}}\n",
+		"topology: {kind: star, hosts: 3}\nworkload: {perftest: {duration_ms: 0.01, msg_size_bytes: 1000, tx_depth: 2, senders: [0, 1], receiver: 2, probe_gap_us: 1}, flows: [{src: 0, dst: 1, size_bytes: 1}, {src: 1, dst: 0, size_bytes: 1, after: 0, gap_ns: 5}]}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -69,9 +69,9 @@ type Topology struct {
 	// senders (paper 004's mixed 100/25 Gb/s incast).
 	HostLinks []HostLink `yaml:"host_links"`
 	// CrossDC and TwoSite are the parameters of kinds cross_dc and
-	// two_site (crossdc.go).
+	// two_site (topo_crossdc.go).
 	CrossDC *CrossDCTopology `yaml:"cross_dc,omitempty"`
-	TwoSite *TwoSiteSpec `yaml:"two_site,omitempty"`
+	TwoSite *TwoSiteSpec     `yaml:"two_site,omitempty"`
 }
 
 // HostLink sets the link of each listed host: rate gbps and one-way delay

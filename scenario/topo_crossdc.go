@@ -28,9 +28,9 @@ type CrossDCTopology struct {
 	HostsPerToR *int `yaml:"hosts_per_tor,omitempty"` // [1, 512]; default 4
 	// DCIGbps and DCIDelayNs are the core–DCI links (absent: the fabric
 	// links').
-	DCIGbps    *float64 `yaml:"dci_gbps,omitempty"`
-	DCIDelayNs *float64 `yaml:"dci_delay_ns,omitempty"`
-	LongHaulLink   `yaml:",inline"`
+	DCIGbps      *float64 `yaml:"dci_gbps,omitempty"`
+	DCIDelayNs   *float64 `yaml:"dci_delay_ns,omitempty"`
+	LongHaulLink `yaml:",inline"`
 }
 
 // LongHaulLink is the long-haul link of cross_dc (DCI_A – DCI_B) and two_site
@@ -49,7 +49,7 @@ type LongHaulLink struct {
 type TwoSiteSpec struct {
 	// SingleSwitch selects the short-distance variant: A, B, C on SW1.
 	SingleSwitch bool `yaml:"single_switch,omitempty"`
-	LongHaulLink     `yaml:",inline"`
+	LongHaulLink `yaml:",inline"`
 }
 
 // SwitchOverride is one entry of switch.overrides: settings of the

@@ -1,6 +1,7 @@
 // Package workload describes the traffic a scenario offers: lists of flows,
 // read from YAML or from the reference simulator's flow file format, or
-// generated (incast bursts; CDF/Poisson generators arrive with later issues).
+// generated (Poisson from a size CDF, incast bursts, all-to-all,
+// many-to-many, long + short, the cross-DC mix, perftest).
 package workload
 
 import "github.com/ccsim/ccsim/sim"
@@ -31,15 +32,17 @@ type Flow struct {
 	// writes its name (GroupName) in a `group` column.
 	Group Group
 
+	// HasAfter marks a chained flow (After); declared here to share the
+	// padding of the small fields.
+	HasAfter bool
+
 	// After, when HasAfter is set, chains the flow to flow After (an index
 	// into the same flow list): it starts Gap after that flow completes
 	// (its last byte acknowledged), and never if it does not complete.
-	// Start is then not a start time; generators set it to the
-	// predecessor's Start, so that sorting by Start keeps a chain in order.
-	// Merge and the other list operations keep After pointing at the same
-	// flow. Chains must not form a cycle.
-	After    int
-	HasAfter bool
+	// Start is then not a start time (scenario flows leave it 0); Merge,
+	// which sorts by Start, renumbers After so that it keeps pointing at
+	// the same flow. Chains must not form a cycle (CheckChains).
+	After int
 	// Gap is the delay from the completion of the predecessor (HasAfter)
 	// or of the previous message (Messages > 1) to the next start; >= 0.
 	Gap sim.Time
