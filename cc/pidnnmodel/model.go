@@ -1,5 +1,5 @@
 // Package pidnnmodel holds the trained parameters of paper 001's PIDNN
-// controller (docs/algorithms/pidnn.md §7): the LSTM RTT predictor and the
+// controller (docs/algorithms/pidnn.md §10): the LSTM RTT predictor and the
 // frozen PID gains, as model files of the ml/nn format (docs/ml.md §5), and
 // the shipped files themselves, embedded in the binary so that a fresh clone
 // runs `pidnn` without training. `ccsim train pidnn` writes these files; with

@@ -3,7 +3,7 @@
 // simulates the RTT collection runs of the 20:1 incast (TIMELY and the
 // untrained PID controller), builds the LSTM predictor's dataset with the
 // four-range balanced sampling, trains the predictor (19 epochs of 800
-// training and 200 test pairs, Adam at 0.001, MAE) reporting MAPE per epoch
+// training and 200 test pairs, Adam at 0.001 with one step per pair, MAE) reporting MAPE per epoch
 // beside the paper's Table 1, then trains the PID gains online in repeated
 // incast runs with the predictor in the loop, and returns the model files.
 // Everything is deterministic: the same configuration and seed give the same
@@ -37,7 +37,7 @@ type Config struct {
 	Epochs     int     // predictor epochs (19)
 	TrainPairs int     // training pairs drawn per epoch (800)
 	TestPairs  int     // test pairs drawn per epoch (200)
-	BatchSize  int     // Adam mini-batch (32; unspecified by the paper, I18)
+	BatchSize  int     // Adam mini-batch (1: one step per pair; unspecified by the paper, I18)
 	LR         float64 // Adam learning rate (0.001)
 	MaxPairs   int     // size of the balanced dataset at most (the paper's 19,058, I17)
 	Sigma      float64 // EWMA σ of the features (0.2)
@@ -58,7 +58,7 @@ type Config struct {
 // DefaultConfig returns the paper's training set-up (docs/algorithms/pidnn.md §9).
 func DefaultConfig() Config {
 	return Config{
-		Seed: 1, Epochs: 19, TrainPairs: 800, TestPairs: 200, BatchSize: 32, LR: 0.001,
+		Seed: 1, Epochs: 19, TrainPairs: 800, TestPairs: 200, BatchSize: 1, LR: 0.001,
 		MaxPairs: 19058, Sigma: 0.2, GainRuns: 1, GainTol: 1e-4,
 		Training: cc.DefaultPIDNNTraining(), InitialGains: pidnnmodel.PaperInitialGains,
 		RTTTargetUs: 5,

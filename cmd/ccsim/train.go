@@ -26,7 +26,7 @@ func trainPIDNNCmd() *cobra.Command {
 	cfg := pidnntrain.DefaultConfig()
 	var out string
 	c := &cobra.Command{
-		Use:   "pidnn [--out DIR] [--seed N] [--epochs N] [--gain-runs N] [--workers N]",
+		Use:   "pidnn [--out DIR] [--seed N] [--epochs N] [--batch N] [--gain-runs N] [--workers N]",
 		Short: "train paper 001's LSTM RTT predictor and PID gains",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -48,6 +48,7 @@ func trainPIDNNCmd() *cobra.Command {
 	c.Flags().StringVar(&out, "out", "pidnn-model", "output directory")
 	c.Flags().Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed (initialisation, dataset draws, shuffles, simulations)")
 	c.Flags().IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "predictor training epochs")
+	c.Flags().IntVar(&cfg.BatchSize, "batch", cfg.BatchSize, "Adam mini-batch size of the predictor training (the paper does not give it; docs/algorithms/pidnn.md I18)")
 	c.Flags().IntVar(&cfg.GainRuns, "gain-runs", cfg.GainRuns, "at most this many online gain-training runs (fewer when the gains settle)")
 	c.Flags().IntVar(&cfg.Workers, "workers", 0, "parallel collection runs (0 = up to 2)")
 	return c
