@@ -16,14 +16,14 @@ import (
 // (docs/algorithms/pidnn.md I14). It allocates nothing; one predictor serves
 // all the QPs of a run (a run is single-threaded).
 type lstmPredictor struct {
-	h   int
-	w   []float64 // 4H rows of H+1 weights: gates f, i, C̃, o; columns h then x
-	b   []float64 // 4H
-	hw  []float64 // head weights (H)
-	hb  float64   // head bias
-	g   []float64 // 4H pre-activations of one step
-	hp  []float64 // H+1: [h_{t−1}, x_t]
-	c   []float64 // H: C_t
+	h  int
+	w  []float64 // 4H rows of H+1 weights: gates f, i, C̃, o; columns h then x
+	b  []float64 // 4H
+	hw []float64 // head weights (H)
+	hb float64   // head bias
+	g  []float64 // 4H pre-activations of one step
+	hp []float64 // H+1: [h_{t−1}, x_t]
+	c  []float64 // H: C_t
 }
 
 // newLSTMPredictor copies the weights of m, which must be

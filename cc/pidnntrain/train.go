@@ -703,4 +703,3 @@ func trainGains(cfg Config, yml []byte, m *nn.Sequential, progress io.Writer) (p
 	}
 	return g, runs, false, nil
 }
-
