@@ -26,7 +26,7 @@ func main() {
 			return runDefault(cmd.OutOrStdout())
 		},
 	}
-	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd(), refCompareCmd(), reproduceCmd())
+	root.AddCommand(runCmd(), validateCmd(), listCmd(), defaultCmd(), plotCmd(), refCompareCmd(), reproduceCmd(), trainCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "ccsim:", err)
 		os.Exit(1)
