@@ -85,7 +85,6 @@ type crossPoint struct {
 	flows, unfinished, incast            int
 	wall                                 float64
 	events                               int64
-	notices                              int64
 }
 
 // shortMax and longMin are paper 002's unspecified short/long boundaries

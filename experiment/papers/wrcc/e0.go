@@ -13,7 +13,10 @@ import (
 	"github.com/ccsim/ccsim/report"
 )
 
-const motivation = "motivation.yaml"
+const (
+	motivation  = "motivation.yaml"  // congestion 2
+	motivation1 = "motivation1.yaml" // congestion 1
+)
 
 // e0Algs are the algorithms of Fig. 2, then WRCC and BiCC for comparison.
 var e0Algs = []string{"dcqcn", "hpcc", "wrcc", "bicc"}
@@ -29,6 +32,9 @@ func e0Runs(sc experiment.Scale) []experiment.RunSpec {
 	var runs []experiment.RunSpec
 	for _, c := range e0Algs {
 		runs = append(runs, experiment.RunSpec{Key: "cc=" + c, Base: motivation, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
+	}
+	for _, c := range e0Algs {
+		runs = append(runs, experiment.RunSpec{Key: "c1 cc=" + c, Base: motivation1, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
 	}
 	return runs
 }
@@ -123,12 +129,13 @@ func above(sorted []float64, v float64) float64 {
 func e0() *experiment.Experiment {
 	return &experiment.Experiment{
 		ID:    "e0",
-		Title: "Motivation: cross-datacenter congestion 2 under DCQCN and HPCC (Fig. 2)",
-		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). The paper's "congestion 1" (two cross-DC flows into an incast at SW1 in DC A with an intra-DC victim) is described in its §2.2 but not measured there (only congestion 2 is evaluated), so ccsim does not reproduce it either. A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum.`,
+		Title: "Motivation: cross-datacenter congestion 2 (Fig. 2) and congestion 1 (Fig. 1) under DCQCN and HPCC",
+		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). Congestion 1 (described in the paper's §2.2 and Fig. 1, not measured there): two cross-DC flows, Flow1 S1 = A.h0 → R1 = B.h0 and Flow2 S2 = A.h1 → R2 = B.h1, meet at SW1 = A.tor0, their ToR, and an intra-DC victim S3 = A.h2 → R3 = A.h4 (another ToR of the pod) shares their path; interpretation: the three flows are pinned through A.agg0, so SW1's uplink to it is offered 300 Gb/s, 100 MB each from line rate; measured: each flow's rate per 100 µs, the time each sender's NIC was paused by PFC, and the share of bins in which the victim gets less than a tenth of its fair share (C/3). A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum.`,
 		Claims: []experiment.Claim{
 			{ID: "dcqcn-q70-1mb", Description: "DCQCN: 70 % of SW2's queue samples are above 1 MB", PaperValue: "70", Unit: "% of samples > 1 MB", Verdict: true},
 			{ID: "hpcc-q70-1.8mb", Description: "HPCC: 70 % of SW2's queue samples are above 1.8 MB", PaperValue: "70", Unit: "% of samples > 1.8 MB", Verdict: true},
 			{ID: "hpcc-qmax", Description: "HPCC: SW2's queue reaches 12 MB", PaperValue: "12", Unit: "MB", Verdict: true},
+			{ID: "c1-victim-pfc", Description: "congestion 1: the intra-DC victim flow sharing the cross-DC flows' path suffers PFC pauses under DCQCN and HPCC", PaperValue: "yes", Verdict: true},
 			{ID: "no-convergence", Description: "neither DCQCN nor HPCC makes Flow1 and Flow3 converge for a long time (ccsim: not within the run)", PaperValue: "yes", Verdict: true},
 		},
 		Runs: e0Runs,
@@ -187,11 +194,103 @@ func e0() *experiment.Experiment {
 				val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
 				claims["no-convergence"] = verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
 			}
+			c1, c1notes := analyzeC1(ctx, sec)
+			notes = append(notes, c1notes...)
+			if d, h := c1["dcqcn"], c1["hpcc"]; d != nil && h != nil {
+				claims["c1-victim-pfc"] = verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
+					fmt.Sprintf("the victim's NIC paused by PFC; it gets under a tenth of its fair share in %.0f %% (DCQCN) and %.0f %% (HPCC) of the 100-µs bins, the cross-DC senders are paused %.0f µs (DCQCN) and %.0f µs (HPCC) each", d.starved, h.starved, d.pausedUs[0], h.pausedUs[0]))
+			}
 			sec.Claims = ctx.Claims(claims)
 			sec.Notes = notes
 			return sec, nil
 		},
 	}
+}
+
+// c1Result is what congestion 1 reads from a run.
+type c1Result struct {
+	t        [3][]float64 // bin start (ms) per flow
+	gbps     [3][]float64 // Flow1, Flow2, victim
+	mean     [3]float64   // mean rate over the bins but the last (Gb/s)
+	pausedUs [3]float64   // time each sender's NIC was paused by PFC
+	starved  float64      // % of bins with the victim under C/3/10
+}
+
+// c1Senders are the node ids of S1, S2, S3 (A.h0, A.h1, A.h2).
+var c1Senders = [3]int{0, 1, 2}
+
+func readC1(ctx *experiment.Context, c string) (*c1Result, error) {
+	run, err := ctx.Run("c1 cc=" + c)
+	if err != nil {
+		return nil, err
+	}
+	s, err := run.Summary()
+	if err != nil {
+		return nil, err
+	}
+	r := &c1Result{}
+	for _, p := range s.PFC.Ports {
+		for k, n := range c1Senders {
+			if p.Node == n && p.Port == 0 {
+				r.pausedUs[k] = p.PausedUs
+			}
+		}
+	}
+	ft, err := run.Table("flow_rate.csv")
+	if err != nil {
+		return nil, err
+	}
+	cols, err := ft.FloatCols("bin_start_ns", "flow", "gbps")
+	if err != nil {
+		return nil, err
+	}
+	for i := range cols[0] {
+		f := int(cols[1][i])
+		if f < 0 || f > 2 {
+			continue
+		}
+		r.t[f] = append(r.t[f], cols[0][i]/1e6)
+		r.gbps[f] = append(r.gbps[f], cols[2][i])
+	}
+	n := min(len(r.gbps[0]), len(r.gbps[1]), len(r.gbps[2])) - 1 // the last bin may be short
+	if n < 1 {
+		return nil, fmt.Errorf("%s: too few rate bins", run.Dir)
+	}
+	starved := 0
+	for k := 0; k < n; k++ {
+		for f := range r.mean {
+			r.mean[f] += r.gbps[f][k] / float64(n)
+		}
+		if r.gbps[2][k] < 100.0/3/10 {
+			starved++
+		}
+	}
+	r.starved = 100 * float64(starved) / float64(n)
+	return r, nil
+}
+
+// analyzeC1 adds congestion 1's table and figures to sec.
+func analyzeC1(ctx *experiment.Context, sec *report.Section) (map[string]*c1Result, []string) {
+	var notes []string
+	res := map[string]*c1Result{}
+	t := report.Table{ID: "c1", Title: "Congestion 1: two cross-DC flows and an intra-DC victim share SW1's uplink (100 Gb/s) — mean rates (Gb/s), PFC pause time of each sender's NIC (µs)",
+		Columns: []string{"algorithm", "Flow1", "Flow2", "victim", "uplink use (%)", "victim < C/30 (% of bins)", "S1 paused", "S2 paused", "victim paused"}}
+	for _, c := range e0Algs {
+		r, err := readC1(ctx, c)
+		if err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		res[c] = r
+		t.Rows = append(t.Rows, []string{nameOf(c), f3(r.mean[0]), f3(r.mean[1]), f3(r.mean[2]), f3(r.mean[0] + r.mean[1] + r.mean[2]), f3(r.starved), f3(r.pausedUs[0]), f3(r.pausedUs[1]), f3(r.pausedUs[2])})
+		fig := report.Figure{ID: "c1-" + c + "-rates", Title: nameOf(c) + ", congestion 1: the cross-DC flows and the intra-DC victim", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
+		for f, label := range []string{"Flow1 S1 → R1 (cross-DC)", "Flow2 S2 → R2 (cross-DC)", "victim S3 → R3 (intra-DC)"} {
+			fig.Series = append(fig.Series, report.Series{Label: label, X: r.t[f], Y: r.gbps[f], Style: f + 1})
+		}
+		sec.Figures = append(sec.Figures, fig)
+	}
+	sec.Tables = append(sec.Tables, t)
+	return res, notes
 }
 
 func convText(r *e0Result) string {

@@ -35,14 +35,6 @@ var algs = []struct{ cc, name string }{
 	{"wrcc", "WRCC"}, {"dcqcn", "DCQCN"}, {"hpcc", "HPCC"}, {"bicc", "BiCC"},
 }
 
-func ccNames() []string {
-	var out []string
-	for _, a := range algs {
-		out = append(out, a.cc)
-	}
-	return out
-}
-
 func nameOf(ccName string) string {
 	for _, a := range algs {
 		if a.cc == ccName {
