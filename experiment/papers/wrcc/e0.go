@@ -66,21 +66,8 @@ func readE0(ctx *experiment.Context, c string) (*e0Result, error) {
 		return nil, err
 	}
 	slices.Sort(r.q)
-	ft, err := run.Table("flow_rate.csv")
-	if err != nil {
+	if err := flowRates(run, r.t[:], r.gbps[:]); err != nil {
 		return nil, err
-	}
-	cols, err := ft.FloatCols("bin_start_ns", "flow", "gbps")
-	if err != nil {
-		return nil, err
-	}
-	for i := range cols[0] {
-		f := int(cols[1][i])
-		if f < 0 || f > 1 {
-			continue
-		}
-		r.t[f] = append(r.t[f], cols[0][i]/1e6)
-		r.gbps[f] = append(r.gbps[f], cols[2][i])
 	}
 	n := min(len(r.gbps[0]), len(r.gbps[1]))
 	if n == 0 {
@@ -115,6 +102,28 @@ func readE0(ctx *experiment.Context, c string) (*e0Result, error) {
 	}
 	r.lastGap = gap(a, b)
 	return r, nil
+}
+
+// flowRates reads flow_rate.csv into t (bin start, ms) and gbps per flow
+// id, for the flows 0 … len(t) − 1.
+func flowRates(run *experiment.RunRef, t, gbps [][]float64) error {
+	ft, err := run.Table("flow_rate.csv")
+	if err != nil {
+		return err
+	}
+	cols, err := ft.FloatCols("bin_start_ns", "flow", "gbps")
+	if err != nil {
+		return err
+	}
+	for i := range cols[0] {
+		f := int(cols[1][i])
+		if f < 0 || f >= len(t) {
+			continue
+		}
+		t[f] = append(t[f], cols[0][i]/1e6)
+		gbps[f] = append(gbps[f], cols[2][i])
+	}
+	return nil
 }
 
 // above returns the fraction of sorted samples strictly above v.
@@ -236,21 +245,8 @@ func readC1(ctx *experiment.Context, c string) (*c1Result, error) {
 			}
 		}
 	}
-	ft, err := run.Table("flow_rate.csv")
-	if err != nil {
+	if err := flowRates(run, r.t[:], r.gbps[:]); err != nil {
 		return nil, err
-	}
-	cols, err := ft.FloatCols("bin_start_ns", "flow", "gbps")
-	if err != nil {
-		return nil, err
-	}
-	for i := range cols[0] {
-		f := int(cols[1][i])
-		if f < 0 || f > 2 {
-			continue
-		}
-		r.t[f] = append(r.t[f], cols[0][i]/1e6)
-		r.gbps[f] = append(r.gbps[f], cols[2][i])
 	}
 	n := min(len(r.gbps[0]), len(r.gbps[1]), len(r.gbps[2])) - 1 // the last bin may be short
 	if n < 1 {
