@@ -37,7 +37,7 @@ func TestReproduceErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"nope"}, `unknown paper "nope" (known: dcon, dcqcn-p`},
-		{[]string{"wrcc"}, `paper "wrcc" (paper 002, WRCC (issue 9)) has no reproduction yet`},
+		{[]string{"decc"}, `paper "decc" (paper 000, DECC) has no reproduction yet`},
 		{[]string{"dcqcn-p", "e9", "--scale", "quick"}, `paper dcqcn-p has no experiment "e9" (experiments: e1, e2, e3)`},
 		{[]string{"dcqcn-p", "--scale", "huge"}, `--scale = "huge": allowed values quick, paper`},
 	} {
