@@ -235,7 +235,7 @@ func Register(p *Paper) {
 // issue that builds it; `reproduce list` shows them and `reproduce ID`
 // explains instead of running nothing.
 var Planned = map[string]string{
-	"decc":  "paper 000, DECC",
+	"decc": "paper 000, DECC",
 }
 
 // Papers lists the registered papers by id.
