@@ -235,8 +235,7 @@ func Register(p *Paper) {
 // issue that builds it; `reproduce list` shows them and `reproduce ID`
 // explains instead of running nothing.
 var Planned = map[string]string{
-	"pidnn": "paper 001, LSTM + PIDNN (issue 10)",
-	"decc":  "paper 000, DECC",
+	"decc": "paper 000, DECC",
 }
 
 // Papers lists the registered papers by id.

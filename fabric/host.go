@@ -214,6 +214,9 @@ func (n *Network) sendData(q *QP, pt int32) {
 	if q.WantSendHook {
 		q.CC.OnSend(q, int(size), n.now)
 	}
+	if n.perRTT {
+		n.perRTTSend(q)
+	}
 	pi := n.alloc()
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
@@ -375,6 +378,9 @@ func (n *Network) receiveAck(pi int32) {
 		a.WRCC = n.wrcc[pi]
 	}
 	n.Stats.RTT.Add(a.RTT)
+	if n.perRTT {
+		n.perRTTAck(q, a.Seq, a.Nack)
+	}
 	prevUna := q.SndUna
 	if pk.Seq > q.SndUna {
 		a.NewlyAcked = pk.Seq - q.SndUna
@@ -455,6 +461,7 @@ func (n *Network) onRTO(i int32, gen uint32) {
 		if q.tmo != nil {
 			q.tmo.OnTimeout(q, n.now)
 		}
+		q.rs.sampling = false // per-RTT sampling: abandon the sample
 		n.refresh(q)
 		n.hostSend(q.Src)
 	} else if n.now >= deadline {

@@ -196,6 +196,10 @@ type Network struct {
 	newCC      func(i int) Algorithm
 	req        Requirements
 
+	// per-RTT RTT sampling (perrtt.go)
+	perRTT        bool
+	perRTTSamples []PerRTTSample
+
 	// chained flows and message chains (chain.go): succFirst[i] is the
 	// first flow that flow i's completion starts (-1 none) and succNext
 	// links the others (nil when no flow is chained); chains holds the

@@ -188,6 +188,7 @@ type QP struct {
 	timers       [MaxQPTimers]sim.Timer
 	rto          sim.Timer
 	lastProgress sim.Time
+	rs           rttSample // per-RTT sampling (perrtt.go)
 
 	hashFwd, hashRev uint32
 	net              *Network

@@ -541,6 +541,15 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 	if err := b.setupSeries(); err != nil {
 		return nil, err
 	}
+	if s.Outputs.RTTPerRTT {
+		for i, f := range s.Outputs.RTTPerRTTFlows {
+			if f >= len(flows) {
+				return nil, fmt.Errorf("outputs.rtt_per_rtt_flows[%d] = %d: the workload has flows 0..%d", i, f, len(flows)-1)
+			}
+		}
+		// room for about 64 samples per flow; the slice grows beyond
+		net.EnablePerRTT(64 * len(flows))
+	}
 	return b, nil
 }
 
@@ -583,11 +592,15 @@ func (s *Scenario) queuePorts(net *fabric.Network) ([]int32, error) {
 
 // Result is the outcome of one run.
 type Result struct {
-	Scenario    string               `json:"scenario"`
-	CC          string               `json:"cc"`
-	Seed        uint64               `json:"seed"`
-	Summary     metrics.FCTSummary   `json:"fct"`
-	RTT         RTTSummary           `json:"rtt"`
+	Scenario string             `json:"scenario"`
+	CC       string             `json:"cc"`
+	Seed     uint64             `json:"seed"`
+	Summary  metrics.FCTSummary `json:"fct"`
+	RTT      RTTSummary         `json:"rtt"`
+	// RTTPerRTT summarises the per-RTT samples (outputs.rtt_per_rtt):
+	// exact statistics.
+	RTTPerRTT   *RTTSummary `json:"rtt_per_rtt,omitempty"`
+	perRTT      []fabric.PerRTTSample
 	PFC         PFCSummary           `json:"pfc"`
 	Bytes       ByteSummary          `json:"bytes"`
 	Drops       int64                `json:"drops"`
@@ -732,6 +745,9 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 	h := &n.Stats.RTT
 	r.RTT = RTTSummary{Samples: h.Count, MeanUs: h.Mean().Microseconds(), P50Us: h.Quantile(0.5).Microseconds(),
 		P99Us: h.Quantile(0.99).Microseconds(), MaxUs: h.MaxRTT.Microseconds()}
+	if s.Outputs.RTTPerRTT {
+		r.RTTPerRTT, r.perRTT = perRTTSummary(n.PerRTTSamples(), s.Outputs.RTTPerRTTFlows)
+	}
 	r.PFC.PauseFrames, r.PFC.ResumeFrames = n.Stats.PauseFrames, n.Stats.ResumeFrames
 	for i := range n.Ports {
 		p := &n.Ports[i]
@@ -881,6 +897,11 @@ func (r *Result) writeFiles(dir string, s *Scenario) error {
 	}
 	if r.series != nil {
 		if err := r.series.write(dir); err != nil {
+			return err
+		}
+	}
+	if s != nil && s.Outputs.RTTPerRTT && len(s.Outputs.RTTPerRTTFlows) > 0 {
+		if err := writeFile(filepath.Join(dir, "rtt_per_rtt.csv"), func(f *os.File) error { return writePerRTT(f, r.perRTT) }); err != nil {
 			return err
 		}
 	}

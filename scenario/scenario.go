@@ -189,6 +189,14 @@ type Outputs struct {
 	// Series are binned time series (flow rates, link rates, queue
 	// lengths, PFC pauses): see timeseries.go.
 	Series *Series `yaml:"series"`
+	// RTTPerRTT makes every host take one RTT sample per round trip per
+	// flow, whatever the algorithm (paper 001's rule, fabric/perrtt.go,
+	// docs/metrics.md §12), and report exact statistics in summary.json's
+	// rtt_per_rtt.
+	RTTPerRTT bool `yaml:"rtt_per_rtt"`
+	// RTTPerRTTFlows lists flows (workload indices) whose per-RTT samples
+	// are written to rtt_per_rtt.csv (needs rtt_per_rtt).
+	RTTPerRTTFlows []int `yaml:"rtt_per_rtt_flows"`
 }
 
 // Port names one port: node id and local port index (link order).
@@ -780,6 +788,14 @@ func (s *Scenario) validate() Errors {
 		}
 	}
 	o.Series.validate(&errs)
+	if len(o.RTTPerRTTFlows) > 0 && !o.RTTPerRTT {
+		errs = append(errs, fmt.Errorf("outputs.rtt_per_rtt_flows needs outputs.rtt_per_rtt: true"))
+	}
+	for i, f := range o.RTTPerRTTFlows {
+		if f < 0 {
+			errs = append(errs, fmt.Errorf("outputs.rtt_per_rtt_flows[%d] = %d: a flow index, >= 0", i, f))
+		}
+	}
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		errs = append(errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}

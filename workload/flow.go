@@ -76,7 +76,7 @@ const (
 	GroupNone      Group = iota // untagged
 	GroupCross                  // cross_dc: all-to-all between two domains
 	GroupIntra                  // cross_dc: all-to-all within a domain
-	GroupIncast                 // cross_dc: BDP-sized incast flows
+	GroupIncast                 // cross_dc: BDP-sized incast flows; incast_bursts: every burst flow
 	GroupBandwidth              // perftest: ib_write_bw bandwidth flows
 	GroupProbe                  // perftest: ib_write_lat latency probe chain
 )

@@ -204,6 +204,8 @@ func (p IncastBurstParams) ExpectedBursts() float64 {
 // each start one flow of SizeBytes to it. Draws per burst, in time order:
 // the receiver, then the senders (partial Fisher–Yates shuffle of the other
 // hosts in Hosts order); the burst's flows are in the drawn sender order.
+// Every flow is tagged GroupIncast, so that analyses (and flows.csv's group
+// column) can tell burst flows from background flows.
 func IncastBursts(p IncastBurstParams) ([]Flow, error) {
 	set := 0
 	for _, b := range []bool{p.Load != 0, p.BurstRate != 0, p.Count != 0} {
@@ -272,7 +274,7 @@ func IncastBursts(p IncastBurstParams) ([]Flow, error) {
 		}
 		start := p.Start + nsFloor(t)
 		for _, s := range others[:p.Senders] {
-			flows = append(flows, Flow{Src: s, Dst: p.Hosts[recv], Prio: p.Prio, SizeBytes: p.SizeBytes, Start: start})
+			flows = append(flows, Flow{Src: s, Dst: p.Hosts[recv], Prio: p.Prio, SizeBytes: p.SizeBytes, Start: start, Group: GroupIncast})
 		}
 	}
 	finishFlows(flows)

@@ -38,6 +38,13 @@ var predictorBin []byte
 //go:embed gains.bin
 var gainsBin []byte
 
+//go:embed train.json
+var trainLog []byte
+
+// ShippedLog returns a copy of the embedded training log (train.json) of the
+// shipped files: dataset sizes, MAE/MAPE per epoch, gains per run.
+func ShippedLog() []byte { return append([]byte(nil), trainLog...) }
+
 // ShippedPredictorBytes and ShippedGainsBytes return copies of the embedded
 // files.
 func ShippedPredictorBytes() []byte { return append([]byte(nil), predictorBin...) }

@@ -1,0 +1,63 @@
+// Package pidnn reproduces paper 001: a thesis-style paper (its text carries
+// no title line) on a neural-network congestion control algorithm for
+// datacenter networks using RTT — an LSTM RTT predictor feeding a PID rate
+// controller with learned gains ("PIDNN"), with the variants RTTch and WIN
+// (docs/papers.md; the mechanism: docs/algorithms/pidnn.md). Its
+// experiments: the 20:1 incast (E1: predictor training, Table 1; PID only
+// and the rtt_target sweep, Tables 4 and 5; the effect of prediction; the
+// comparison with HPCC, TIMELY and DCTCP, Table 6) and random flows with
+// incasts on the 320-host fat-tree (E2, Table 8).
+package pidnn
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/report"
+)
+
+func init() {
+	experiment.Register(&experiment.Paper{
+		ID:       "pidnn",
+		Number:   "001",
+		Title:    "A neural-network congestion control algorithm for datacenter networks using RTT (LSTM RTT prediction + PIDNN rate control)",
+		Citation: "thesis-style paper without a title line (paper 001 of this project; docs/papers.md); simulated in the ns-3 RDMA simulator of the HPCC paper",
+		Summary: `PIDNN is purely sender-side, per-flow rate control driven by RTT samples. Each flow takes one RTT sample per round trip, smooths it with an EWMA and computes relative-deviation features; an LSTM (3 steps, hidden size 16) predicts the next RTT from them, and a PID controller whose three gains were learned online by back-propagation maps the normalised error between the predicted RTT and a target RTT to a multiplicative rate factor. Variants: RTTch moves the RTT target to the observed mean RTT when the RTT stays on one side of it for more than 6 samples; WIN adds an in-flight window. The paper trained the LSTM in PyTorch and evaluated in the ns-3 RDMA simulator on a 20:1 incast (against PID without prediction, HPCC, TIMELY and DCTCP) and on a 320-host fat-tree with Facebook-Hadoop traffic and random 60:1 incasts (against HPCC, TIMELY, DCTCP and DCQCN).
+
+ccsim runs every experiment with its own pidnn, pid, pidnn+rttch, pidnn+rttch+win (the shipped model files of ccsim train pidnn, seed 1), hpcc, timely, dctcp and dcqcn (reference presets). The RTT metrics of the incast use one sample per RTT per flow, taken by the host with the paper's rule for every algorithm (outputs.rtt_per_rtt, docs/metrics.md §12). The paper's figures are not available (captions only); all paper numbers are from its text and tables. The trained PID gains of ccsim differ from the paper's (docs/algorithms/pidnn.md §11.2), which shifts every PIDNN number.`,
+		Experiments: []*experiment.Experiment{e1b(), e1cd(), e1e(), e1f(), e2()},
+	})
+}
+
+// names of the algorithms as the paper writes them
+var names = map[string]string{
+	"pidnn": "LSTM+PID", "pid": "PID only", "pidnn+rttch": "PIDNN+RTTch", "pidnn+rttch+win": "PIDNN+RTTch+WIN",
+	"hpcc": "HPCC", "timely": "TIMELY", "dctcp": "DCTCP", "dcqcn": "DCQCN",
+}
+
+func nameOf(c string) string {
+	if n, ok := names[c]; ok {
+		return n
+	}
+	return c
+}
+
+func f4(v float64) string {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return "—"
+	}
+	return fmt.Sprintf("%.4g", v)
+}
+
+func verdict(value string, holds bool, note string) report.Claim {
+	h := "no"
+	if holds {
+		h = "yes"
+	}
+	return report.Claim{CCSimValue: value, Holds: h, Note: note}
+}
+
+func number(value, note string) report.Claim {
+	return report.Claim{CCSimValue: value, Holds: "n/a", Note: note}
+}
