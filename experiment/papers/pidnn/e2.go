@@ -105,6 +105,7 @@ type e2Result struct {
 	events                int64
 	simEndMs              float64
 	unfinishedAll, flowsN int
+	drops, dataDropped    int64 // packets dropped; payload bytes of dropped data packets
 }
 
 func readE2(ctx *experiment.Context, c string) (*e2Result, error) {
@@ -120,7 +121,7 @@ func readE2(ctx *experiment.Context, c string) (*e2Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &e2Result{wall: s.WallSeconds, events: s.Events, simEndMs: s.SimEndNs / 1e6, flowsN: len(fl), unfinishedAll: s.Summary.Unfinished}
+	r := &e2Result{wall: s.WallSeconds, events: s.Events, simEndMs: s.SimEndNs / 1e6, flowsN: len(fl), unfinishedAll: s.Summary.Unfinished, drops: s.Drops, dataDropped: s.Bytes.Dropped}
 	r.bins, r.unfinished = backgroundBins(fl)
 	for _, f := range fl {
 		if f.Group == "incast" {
@@ -217,7 +218,12 @@ Claims: "small flows" are bins 1–18 (labels up to 124 KB in the paper), WIN's 
 				if r := res[c]; r != nil {
 					cost.Rows = append(cost.Rows, []string{nameOf(c), fmt.Sprint(r.background), fmt.Sprint(r.incast), fmt.Sprint(r.unfinishedAll), f4(r.simEndMs), fmt.Sprint(r.events), fmt.Sprintf("%.1f", r.wall), fmt.Sprintf("%.3g", float64(r.events)/r.wall)})
 					if r.unfinished > 0 {
-						sec.Notes = append(sec.Notes, fmt.Sprintf("%s: %d background flows did not finish by the stop time; the bins hold finished flows only", nameOf(c), r.unfinished))
+						why := ""
+						if r.drops > 0 && r.dataDropped == 0 {
+							// every payload byte arrived: the flows wait for a final ACK that a switch dropped
+							why = fmt.Sprintf(" Every payload byte was delivered; the run dropped %d packets, all ACKs or other control packets: the NIC sends ACKs in the high-priority class that PFC never pauses, while switches admit and queue them in the data class (the reference simulator's behaviour, docs/reference-simulator.md §11 D5), so a paused ToR ingress can overflow its headroom with ACKs; with PFC on there is no retransmission timeout, so a flow whose last ACK is lost never completes (as in the reference). switch.ctrl_high_prio: true avoids it.", r.drops)
+						}
+						sec.Notes = append(sec.Notes, fmt.Sprintf("%s: %d background flows did not finish by the stop time; the bins hold finished flows only.%s", nameOf(c), r.unfinished, why))
 					}
 				}
 			}

@@ -111,6 +111,6 @@ func TestQuickReproduction(t *testing.T) {
 		t.Skip("quick reproduction: 14 runs")
 	}
 	dir, _ := exptest.QuickReproduce(t, "pidnn")
-	exptest.Files(t, dir, "tables/e1b_table1.csv", "tables/e1cd_table45.csv", "tables/e1e_prediction.csv", "tables/e1f_table6.csv", "tables/e2_table8.csv", "tables/e2_cost.csv")
+	exptest.Files(t, dir, "tables/e1b_table1.csv", "tables/e1cd_table45.csv", "tables/e1e_prediction.csv", "tables/e1f_table6.csv", "tables/e2_table8.csv", "tables/e2_cost.csv", "plots/e1b_predicted-rtt.svg", "plots/e1b_mape.svg")
 	htmlcheck.Check(t, filepath.Join(dir, "report.html"), []string{"e2: Random flows with incasts", "Table 8"})
 }
