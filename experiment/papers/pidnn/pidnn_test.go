@@ -86,7 +86,7 @@ func TestBackgroundBins(t *testing.T) {
 // one run), and the quick scale divides every flow by 10.
 func TestE1SharedRuns(t *testing.T) {
 	specs := map[string]experiment.RunSpec{}
-	for _, e := range []*experiment.Experiment{e1cd(), e1e(), e1f()} {
+	for _, e := range []*experiment.Experiment{e1b(), e1cd(), e1e(), e1f()} {
 		for _, r := range e.Runs(experiment.ScaleQuick) {
 			if o, ok := specs[r.Key]; ok && (o.CC != r.CC || o.Base != r.Base) {
 				t.Errorf("%s: two different runs", r.Key)
@@ -98,9 +98,19 @@ func TestE1SharedRuns(t *testing.T) {
 			}
 		}
 	}
-	// pid + pidnn × 3 targets + hpcc, timely, dctcp
-	if len(specs) != 7 {
-		t.Errorf("%d distinct E1 runs, want 7", len(specs))
+	// (pid + pidnn × 3 targets) × {trained, paper's gains} + hpcc, timely, dctcp
+	if len(specs) != 11 {
+		t.Errorf("%d distinct E1 runs, want 11", len(specs))
+	}
+	for _, k := range []string{"cc=pid target=5 gains=paper", "cc=pidnn target=7 gains=paper"} {
+		r, ok := specs[k]
+		if !ok {
+			t.Errorf("no run %q", k)
+			continue
+		}
+		if g := r.Patch["params"].(map[string]any)[r.CC].(map[string]any)["gains"]; g != "paper" {
+			t.Errorf("%s: gains %v", k, g)
+		}
 	}
 }
 
