@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -14,6 +15,11 @@ func runReproduce(t *testing.T, args ...string) (string, error) {
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
+	// never the default ./results: a test that ends up running a paper
+	// must not write into the source tree
+	if !slices.Contains(args, "--out") && (len(args) == 0 || args[0] != "list") {
+		args = append(args, "--out", t.TempDir())
+	}
 	c.SetArgs(args)
 	err := c.Execute()
 	return out.String(), err
