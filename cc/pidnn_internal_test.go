@@ -36,6 +36,30 @@ func TestLSTMPredictorMatchesForward(t *testing.T) {
 			t.Fatalf("input %v: predict %v, Forward %v", x, got, out[0])
 		}
 	}
+	// the generic path (hidden size other than the paper's 16) gives
+	// Forward's bits too
+	l, _ := nn.NewLSTM(1, 8, false)
+	d, _ := nn.NewDense(8, 1, nn.TorchDefault)
+	m8, err := nn.NewSequential(l, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m8.Init(nn.NewRand(3))
+	k8, err := newLSTMPredictor(m8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws8 := m8.NewWorkspace(pidnnmodel.Steps)
+	for range 200 {
+		x := []float64{r.NormFloat64() * 0.3, r.NormFloat64() * 0.3, r.NormFloat64() * 0.3}
+		out, err := m8.Forward(ws8, x, pidnnmodel.Steps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := k8.predict(x[0], x[1], x[2]); math.Float64bits(got) != math.Float64bits(out[0]) {
+			t.Fatalf("hidden 8, input %v: predict %v, Forward %v", x, got, out[0])
+		}
+	}
 	if _, err := newLSTMPredictor(pidnnmodel.NewGainsModel(pidnnmodel.Gains{})); err == nil {
 		t.Fatal("a gains model accepted as predictor")
 	}

@@ -94,8 +94,14 @@ func (p *lstmPredictor) predict(k0, k1, k2 float64) float64 {
 	// steps 2 and 3: the full cell
 	for _, x := range [2]float64{k1, k2} {
 		hp[H] = x
-		for r := range g {
-			g[r] = b[r] + lstmDot(w[r*K:(r+1)*K], hp)
+		if H == 16 {
+			// the paper's shape: the dot products unrolled over fixed-size
+			// arrays (no calls, no bounds checks), same summation order
+			p.gates16()
+		} else {
+			for r := range g {
+				g[r] = b[r] + lstmDot(w[r*K:(r+1)*K], hp)
+			}
 		}
 		for j := range H {
 			f := lstmSigmoid(g[j])
@@ -108,4 +114,39 @@ func (p *lstmPredictor) predict(k0, k1, k2 float64) float64 {
 		}
 	}
 	return p.hb + lstmDot(p.hw, hp[:H])
+}
+
+// gates16 is, for H = 16, g[r] = b[r] + lstmDot(row r of w, hp) for the 64
+// rows, with lstmDot's exact order of operations: four partial sums over
+// the columns ≡ 0, 1, 2, 3 (mod 4) from +0, the 17th product added to the
+// first, then (s0 + s1) + (s2 + s3). Every product is rounded before its
+// addition (float64(·)), as in lstmDot, so no compiler fuses them.
+func (p *lstmPredictor) gates16() {
+	const K = 17
+	h := (*[K]float64)(p.hp[:K])
+	g := (*[64]float64)(p.g[:64])
+	b := (*[64]float64)(p.b[:64])
+	w := p.w[:64*K]
+	for r := 0; r < 64; r++ {
+		a := (*[K]float64)(w[r*K : r*K+K])
+		var s0, s1, s2, s3 float64
+		s0 += float64(a[0] * h[0])
+		s1 += float64(a[1] * h[1])
+		s2 += float64(a[2] * h[2])
+		s3 += float64(a[3] * h[3])
+		s0 += float64(a[4] * h[4])
+		s1 += float64(a[5] * h[5])
+		s2 += float64(a[6] * h[6])
+		s3 += float64(a[7] * h[7])
+		s0 += float64(a[8] * h[8])
+		s1 += float64(a[9] * h[9])
+		s2 += float64(a[10] * h[10])
+		s3 += float64(a[11] * h[11])
+		s0 += float64(a[12] * h[12])
+		s1 += float64(a[13] * h[13])
+		s2 += float64(a[14] * h[14])
+		s3 += float64(a[15] * h[15])
+		s0 += float64(a[16] * h[16])
+		g[r] = b[r] + ((s0 + s1) + (s2 + s3))
+	}
 }

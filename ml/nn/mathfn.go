@@ -43,13 +43,12 @@ func DetExp(x float64) float64 {
 		return 1 + x
 	}
 	// argument reduction x = k·ln2 + r, r = hi − lo, |r| ≤ ln2/2
-	var k int
-	switch {
-	case x < 0:
-		k = int(float64(log2e*x) - 0.5)
-	case x > 0:
-		k = int(float64(log2e*x) + 0.5)
-	}
+	// k = round-half-away(log2e·x): float64(log2e·x) ∓ 0.5 truncated, with
+	// the sign of x taken without a branch (x is rarely predictable: an
+	// LSTM's gate inputs change sign from one call to the next; adding
+	// −0.5 is subtracting 0.5, so the bits are those of the two-case form;
+	// x = 0 returned above)
+	k := int(float64(log2e*x) + math.Copysign(0.5, x))
 	hi := x - float64(float64(k)*ln2Hi)
 	lo := float64(float64(k) * ln2Lo)
 	r := hi - lo
@@ -89,11 +88,8 @@ func DetTanh(x float64) float64 {
 		return 1
 	case z >= 0.625:
 		s := DetExp(2 * z)
-		z = 1 - 2/(s+1)
-		if x < 0 {
-			z = -z
-		}
-		return z
+		// −z for x < 0, without a branch (z ≥ 0 here)
+		return math.Copysign(1-2/(s+1), x)
 	case x == 0:
 		return x
 	}
