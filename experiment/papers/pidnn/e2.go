@@ -261,19 +261,7 @@ func e2Claims(res map[string]*e2Result) map[string]report.Claim {
 		return true
 	}
 	if have("pidnn", "timely", "dcqcn") {
-		n, fails := 0, []string{}
-		for k := 1; k <= smallLast; k++ {
-			if p := p95(res, "pidnn", k); p < p95(res, "timely", k) && p < p95(res, "dcqcn", k) {
-				n++
-			} else {
-				fails = append(fails, fmt.Sprint(k))
-			}
-		}
-		note := ""
-		if len(fails) > 0 {
-			note = "fails in bins " + strings.Join(fails, ", ")
-		}
-		claims["pidnn-beats-timely-dcqcn-small"] = verdict(fmt.Sprintf("%d of %d bins", n, smallLast), n == smallLast, note)
+		claims["pidnn-beats-timely-dcqcn-small"] = beatsIn(res, "pidnn", []string{"timely", "dcqcn"}, smallLast)
 		l := p95(res, "pidnn", nBins)
 		claims["pidnn-loses-large"] = verdict(fmt.Sprintf("%.1f vs %.1f, %.1f", l, p95(res, "timely", nBins), p95(res, "dcqcn", nBins)),
 			l > p95(res, "timely", nBins) && l > p95(res, "dcqcn", nBins), "PIDNN vs TIMELY, DCQCN in the last bin")
@@ -284,19 +272,7 @@ func e2Claims(res map[string]*e2Result) map[string]report.Claim {
 		claims["rttch-helps-large"] = verdict(fmt.Sprintf("%.1f vs %.1f, %.1f vs %.1f", a, b, c, d), a < b && c < d, "bin 19, bin 20: PIDNN+RTTch vs PIDNN")
 	}
 	if have("pidnn+rttch+win", "hpcc", "dcqcn") {
-		n, fails := 0, []string{}
-		for k := 1; k <= winLast; k++ {
-			if w := p95(res, "pidnn+rttch+win", k); w < p95(res, "hpcc", k) && w < p95(res, "dcqcn", k) {
-				n++
-			} else {
-				fails = append(fails, fmt.Sprint(k))
-			}
-		}
-		note := ""
-		if len(fails) > 0 {
-			note = "fails in bins " + strings.Join(fails, ", ")
-		}
-		claims["win-small-best"] = verdict(fmt.Sprintf("%d of %d bins", n, winLast), n == winLast, note)
+		claims["win-small-best"] = beatsIn(res, "pidnn+rttch+win", []string{"hpcc", "dcqcn"}, winLast)
 	}
 	if have(e2Algs...) {
 		n, fails := 0, []string{}
@@ -324,4 +300,26 @@ func e2Claims(res map[string]*e2Result) map[string]report.Claim {
 		claims["win-p95-300b"] = number(fmt.Sprintf("%.3f", p95(res, "pidnn+rttch+win", 1)), "bin 1 = "+sizeLabel(res["pidnn+rttch+win"].bins[0].MaxSizeBytes))
 	}
 	return claims
+}
+
+// beatsIn is the verdict "c's p95 slowdown is below every one of others'
+// in bins 1 … last", with the count of such bins and the failing bins.
+func beatsIn(res map[string]*e2Result, c string, others []string, last int) report.Claim {
+	n, fails := 0, []string{}
+	for k := 1; k <= last; k++ {
+		p, ok := p95(res, c, k), true
+		for _, o := range others {
+			ok = ok && p < p95(res, o, k)
+		}
+		if ok {
+			n++
+		} else {
+			fails = append(fails, fmt.Sprint(k))
+		}
+	}
+	note := ""
+	if len(fails) > 0 {
+		note = "fails in bins " + strings.Join(fails, ", ")
+	}
+	return verdict(fmt.Sprintf("%d of %d bins", n, last), n == last, note)
 }
