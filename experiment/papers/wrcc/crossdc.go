@@ -76,11 +76,12 @@ func crossRun(sc experiment.Scale, pattern, cdf string, load float64, wrcct floa
 
 // crossPoint is what E1–E3 read from a run.
 type crossPoint struct {
-	shortP50, shortP99, longP50, longP99 float64 // FCT (µs) of short (< 100 KB) and long (≥ 1 MB) flows, incast excluded
-	sdP50, sdP99                         float64 // slowdown of all finished flows (incast included)
-	qP80, qP99                           float64 // bytes, every switch port with traffic, 10-µs samples
-	qP80busy                             float64 // bytes, the same ports' non-empty samples
-	pauseUs                              float64 // total PFC pause time of all ports
+	shortP50, shortP99, longP50, longP99 float64               // FCT (µs) of short (< 100 KB) and long (≥ 1 MB) flows, incast excluded
+	sdP50, sdP99                         float64               // slowdown of all finished flows (incast included)
+	groupSd                              map[string][2]float64 // p50, p99 slowdown per workload group (cross, intra, incast)
+	qP80, qP99                           float64               // bytes, every switch port with traffic, 10-µs samples
+	qP80busy                             float64               // bytes, the same ports' non-empty samples
+	pauseUs                              float64               // total PFC pause time of all ports
 	bins                                 []metrics.SizeBin
 	flows, unfinished, incast            int
 	wall                                 float64
@@ -110,6 +111,7 @@ func readCross(ctx *experiment.Context, key string) (*crossPoint, error) {
 	p := &crossPoint{pauseUs: s.PFC.PausedUs, wall: s.WallSeconds, events: s.Events, flows: len(recs)}
 	var sh, lg, sd []float64
 	var bg []metrics.FlowRecord
+	byGroup := map[string][]float64{}
 	for _, r := range recs {
 		if r.Group == "incast" {
 			p.incast++
@@ -119,6 +121,7 @@ func readCross(ctx *experiment.Context, key string) (*crossPoint, error) {
 			continue
 		}
 		sd = append(sd, r.Slowdown())
+		byGroup[r.Group] = append(byGroup[r.Group], r.Slowdown())
 		if r.Group == "incast" {
 			continue
 		}
@@ -134,6 +137,10 @@ func readCross(ctx *experiment.Context, key string) (*crossPoint, error) {
 	p.shortP50, p.shortP99 = metrics.PercentileOf(sh, 0.5), metrics.PercentileOf(sh, 0.99)
 	p.longP50, p.longP99 = metrics.PercentileOf(lg, 0.5), metrics.PercentileOf(lg, 0.99)
 	p.sdP50, p.sdP99 = metrics.PercentileOf(sd, 0.5), metrics.PercentileOf(sd, 0.99)
+	p.groupSd = map[string][2]float64{}
+	for g, v := range byGroup {
+		p.groupSd[g] = [2]float64{metrics.PercentileOf(v, 0.5), metrics.PercentileOf(v, 0.99)}
+	}
 	p.bins = metrics.SizeBins(bg, 20)
 	if p.qP80, p.qP99, p.qP80busy, err = queueStats(run); err != nil {
 		return nil, err
@@ -477,6 +484,7 @@ func e2() *experiment.Experiment {
 				}
 				sec.Figures = append(sec.Figures, fig)
 			}
+			sec.Tables = append(sec.Tables, groupTable(loads, res))
 			sec.Tables = append(sec.Tables, costTable(res[loads[len(loads)-1]], fmt.Sprintf("load %.0f %%", 100*loads[len(loads)-1])))
 			claims := map[string]report.Claim{}
 			best, why := true, ""
@@ -604,4 +612,31 @@ func e3() *experiment.Experiment {
 			return sec, nil
 		},
 	}
+}
+
+// groupTable is Table 3's slowdowns split by the workload's flow groups:
+// where each algorithm's overall p50/p99 comes from (cross-DC flows, whose
+// ideal FCT holds the 2-ms long-haul RTT, intra-DC flows, incast flows).
+func groupTable(loads []float64, res map[float64]map[string]*crossPoint) report.Table {
+	groups := []struct{ id, name string }{{"cross", "cross-DC"}, {"intra", "intra-DC"}, {"incast", "incast"}}
+	t := report.Table{ID: "groups", Title: "FCT slowdown p50 / p99 by flow group (cross-DC all-to-all, intra-DC, incast)", Columns: []string{"load", "method"}}
+	for _, g := range groups {
+		t.Columns = append(t.Columns, g.name+" p50", g.name+" p99")
+	}
+	for _, l := range loads {
+		for _, a := range algs {
+			p := res[l][a.cc]
+			row := []string{fmt.Sprintf("%.0f %%", 100*l), a.name}
+			for _, g := range groups {
+				v, ok := p.groupSd[g.id]
+				if !ok {
+					row = append(row, "—", "—")
+					continue
+				}
+				row = append(row, f3(v[0]), f3(v[1]))
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
 }
