@@ -547,8 +547,10 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 				return nil, fmt.Errorf("outputs.rtt_per_rtt_flows[%d] = %d: the workload has flows 0..%d", i, f, len(flows)-1)
 			}
 		}
-		// room for about 64 samples per flow; the slice grows beyond
-		net.EnablePerRTT(64 * len(flows))
+		// room for about 64 samples per flow, at most 2^20 (24 MB) up
+		// front: a run of many short flows takes few samples per flow;
+		// the slice grows beyond
+		net.EnablePerRTT(min(64*len(flows), 1<<20))
 	}
 	return b, nil
 }
