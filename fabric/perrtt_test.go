@@ -89,3 +89,34 @@ func TestPerRTTAbandon(t *testing.T) {
 		t.Fatalf("samples %v, want %v", n.perRTTSamples, want)
 	}
 }
+
+// A retransmission timeout abandons the outstanding sample: the ACK that
+// later covers the timed byte gives no sample, the next packet sent is
+// timed instead.
+func TestPerRTTAbandonOnTimeout(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.RTO = 1000
+	n := buildNet(t, topo.Star(2, 100e9, sim.Microsecond), cfg, []workload.Flow{{Src: 0, Dst: 1, Prio: 3, SizeBytes: 10_000}}, noCCCtor)
+	n.EnablePerRTT(0)
+	q := &n.QPs[0]
+	n.now = 10
+	n.perRTTSend(q) // times byte 0 at t = 10
+	q.SndUna, q.SndNxt, q.lastProgress = 0, 3000, 10
+	n.now = 5000 // past lastProgress + RTO
+	n.onRTO(q.ID, q.rto.Arm(n.now))
+	if q.rs.sampling {
+		t.Fatal("a timeout left the sample outstanding")
+	}
+	if q.SndNxt != q.SndUna {
+		t.Fatalf("timeout did not go back: SndNxt %d SndUna %d", q.SndNxt, q.SndUna)
+	}
+	n.perRTTAck(q, 1000, false) // covers byte 0, but the sample was abandoned
+	if len(n.perRTTSamples) != 0 {
+		t.Fatalf("samples %v after the timeout, want none", n.perRTTSamples)
+	}
+	n.now = 6000
+	n.perRTTSend(q) // the next packet sent is timed
+	if !q.rs.sampling || q.rs.sentAt != 6000 {
+		t.Fatalf("next packet not timed: %+v", q.rs)
+	}
+}
