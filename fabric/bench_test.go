@@ -62,6 +62,23 @@ func TestIncastSteadyStateAllocs(t *testing.T) {
 	if large > small*1.1+50 {
 		t.Fatalf("allocations grow with packets: %v for 20×1 MB, %v for 20×10 MB", small, large)
 	}
+	// with per-RTT sampling on (preallocated as scenarios do, 64 per
+	// flow), the sample slice only doubles a few times: allocations still
+	// do not follow the packets
+	countRTT := func(size int64) float64 {
+		return testing.AllocsPerRun(1, func() {
+			n := buildIncast(t, size, "dcqcn")
+			n.EnablePerRTT(64 * 20)
+			n.Run()
+			if len(n.PerRTTSamples()) == 0 {
+				t.Fatal("no per-RTT samples")
+			}
+		})
+	}
+	smallR, largeR := countRTT(1_000_000), countRTT(10_000_000)
+	if largeR > smallR*1.1+50 {
+		t.Fatalf("per-RTT sampling: allocations grow with packets: %v for 20×1 MB, %v for 20×10 MB", smallR, largeR)
+	}
 }
 
 // BenchmarkIncast20x10MBNone is the same incast without congestion control
