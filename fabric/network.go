@@ -475,6 +475,11 @@ func (n *Network) PathInfo(src, dst int) topo.PathInfo {
 	return n.routes.PathInfo(src, dst, n.cfg.PayloadBytes)
 }
 
+// PathConsts is PathInfo without the per-hop slices (no allocation).
+func (n *Network) PathConsts(src, dst int) topo.PathInfo {
+	return n.routes.PathConsts(src, dst, n.cfg.PayloadBytes)
+}
+
 // Now is the current simulated time.
 func (n *Network) Now() sim.Time { return n.now }
 
@@ -644,7 +649,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 		q.DPort = uint16(dp)
 		q.LineRateBps = n.Ports[n.Nodes[f.Src].FirstPort].Bps
 		q.RateBps = q.LineRateBps
-		pi := n.routes.PathInfo(f.Src, f.Dst, n.cfg.PayloadBytes)
+		pi := n.routes.PathConsts(f.Src, f.Dst, n.cfg.PayloadBytes)
 		q.PathBaseRTT = pi.BaseRTT()
 		q.PathBps = pi.MinBps
 		q.Hops = pi.Hops - 1

@@ -55,10 +55,21 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 // groupSummaries summarises the flows of each group (nil when no flow has
 // one).
 func groupSummaries(recs []metrics.FlowRecord) map[string]metrics.FCTSummary {
-	by := map[string][]metrics.FlowRecord{}
-	for _, r := range recs {
-		if r.Group != "" {
-			by[r.Group] = append(by[r.Group], r)
+	// count first, so each group's slice is allocated once (a run may hold
+	// hundreds of thousands of flows)
+	count := map[string]int{}
+	for i := range recs {
+		if g := recs[i].Group; g != "" {
+			count[g]++
+		}
+	}
+	by := make(map[string][]metrics.FlowRecord, len(count))
+	for g, c := range count {
+		by[g] = make([]metrics.FlowRecord, 0, c)
+	}
+	for i := range recs {
+		if g := recs[i].Group; g != "" {
+			by[g] = append(by[g], recs[i])
 		}
 	}
 	if len(by) == 0 {

@@ -713,11 +713,12 @@ func (b *Built) collect(end sim.Time, wall float64) *Result {
 		r.EventsPerS = float64(n.Stats.Events) / wall
 	}
 	payload := n.Config().PayloadBytes
-	var goodputs []float64
+	goodputs := make([]float64, 0, len(n.QPs))
+	r.Flows = make([]metrics.FlowRecord, 0, len(n.QPs))
 	for i := range n.QPs {
 		q := &n.QPs[i]
 		f := &b.Flows[i]
-		pi := n.PathInfo(f.Src, f.Dst)
+		pi := n.PathConsts(f.Src, f.Dst)
 		size := f.SizeBytes
 		if f.Messages > 1 {
 			size = q.SizeBytes // a message chain: the bytes of the messages posted

@@ -387,11 +387,20 @@ func TestRoutesPathInfoMatchesGraph(t *testing.T) {
 				hosts = append(hosts, i)
 			}
 		}
+		if c := r.PathConsts(hosts[0], hosts[0], 1000); c.Hops != 0 || c.Nodes != nil {
+			t.Fatalf("%s: PathConsts to itself = %+v", name, c)
+		}
 		for k := 0; k < 300; k++ {
 			src, dst := hosts[(k*37)%len(hosts)], hosts[(k*101+7)%len(hosts)]
 			want, got := g.PathInfo(src, dst, 1000), r.PathInfo(src, dst, 1000)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s: PathInfo(%d, %d): routes %+v, graph %+v", name, src, dst, got, want)
+			}
+			// PathConsts: the same scalars, no slices
+			c := r.PathConsts(src, dst, 1000)
+			want.Nodes, want.Links, want.LinkBps = nil, nil, nil
+			if !reflect.DeepEqual(c, want) {
+				t.Fatalf("%s: PathConsts(%d, %d) = %+v, want %+v", name, src, dst, c, want)
 			}
 		}
 	}
