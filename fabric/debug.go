@@ -7,3 +7,5 @@ package fabric
 const debugChecks = false
 
 func (n *Network) checkOpen(q *QP) {}
+
+func (n *Network) checkBits(h int32) {}

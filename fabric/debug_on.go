@@ -12,3 +12,26 @@ func (n *Network) checkOpen(q *QP) {
 		panic(fmt.Sprintf("QP %d at %v: open %v, recomputed %v (SndNxt %d SndUna %d size %d window %d)", q.ID, n.now, q.open, o, q.SndNxt, q.SndUna, q.SizeBytes, q.Window()))
 	}
 }
+
+// checkBits panics if host h's QP list, positions and bitsets disagree
+// with the QPs' state.
+func (n *Network) checkBits(h int32) {
+	nd := &n.Nodes[h]
+	for j, qi := range nd.qps {
+		q := &n.QPs[qi]
+		n.checkOpen(q)
+		if int(q.hpos) != j {
+			panic(fmt.Sprintf("host %d: QP %d at position %d has hpos %d", h, qi, j, q.hpos))
+		}
+		o := nd.openBits[j>>6]>>(uint(j)&63)&1 == 1
+		d := nd.dataBits[j>>6]>>(uint(j)&63)&1 == 1
+		if o != q.open || d != (q.active && q.SndNxt < q.SizeBytes) || d != q.hasData {
+			panic(fmt.Sprintf("host %d: QP %d at %d: bits open %v data %v, QP open %v hasData %v SndNxt %d size %d", h, qi, j, o, d, q.open, q.hasData, q.SndNxt, q.SizeBytes))
+		}
+	}
+	for j := len(nd.qps); j < len(nd.openBits)<<6; j++ {
+		if nd.openBits[j>>6]>>(uint(j)&63)&1 == 1 || nd.dataBits[j>>6]>>(uint(j)&63)&1 == 1 {
+			panic(fmt.Sprintf("host %d: bit %d set beyond its %d QPs", h, j, len(nd.qps)))
+		}
+	}
+}

@@ -40,7 +40,10 @@ func (n *Network) startFlow(i int32) {
 		n.q.Push(n.now+n.cfg.RTO, evRTO, i, g)
 	}
 	nd := &n.Nodes[q.Src]
+	q.hpos = int32(len(nd.qps))
 	nd.qps = append(nd.qps, i)
+	nd.openBits = growBits(nd.openBits, len(nd.qps))
+	nd.dataBits = growBits(nd.dataBits, len(nd.qps))
 	nd.prioQPs[q.Prio]++
 	nd.prioMask |= 1 << q.Prio
 	q.active = true
@@ -53,14 +56,21 @@ func (n *Network) startFlow(i int32) {
 // everything that may change the answer: a packet sent, an ACK, a timeout,
 // and every algorithm callback (which may change the rate or window).
 func (n *Network) refresh(q *QP) {
-	o := q.active && q.SndNxt < q.SizeBytes && !q.winBound()
+	d := q.active && q.SndNxt < q.SizeBytes
+	o := d && !q.winBound()
 	if o != q.open {
 		q.open = o
+		nd := &n.Nodes[q.Src]
 		if o {
-			n.Nodes[q.Src].open++
+			nd.open++
 		} else {
-			n.Nodes[q.Src].open--
+			nd.open--
 		}
+		setBit(nd.openBits, q.hpos, o)
+	}
+	if d != q.hasData {
+		q.hasData = d
+		setBit(n.Nodes[q.Src].dataBits, q.hpos, d)
 	}
 }
 
@@ -111,32 +121,32 @@ func (n *Network) hostSend(h int32) {
 	}
 	qps := nd.qps
 	m := len(qps)
-	// (skipped when no QP is open or every open QP's class is paused)
+	if debugChecks {
+		n.checkBits(h)
+	}
+	// round robin from the QP after the last one served: positions
+	// rrLast+1 … m−1, then 0 … rrLast, visiting only open QPs (skipped
+	// when no QP is open or every open QP's class is paused)
 	if nd.open > 0 && nd.prioMask&^p.pauseMask != 0 {
-		for k := 1; k <= m; k++ {
-			j := nd.rrLast + k // (rrLast + k) mod m, without a division
-			if j >= m {
-				j -= m
+		for pass, from, to := 0, nd.rrLast+1, m; pass < 2; pass, from, to = pass+1, 0, min(nd.rrLast+1, m) {
+			for j := nextSet(nd.openBits, from, to); j >= 0; j = nextSet(nd.openBits, j+1, to) {
+				q := &n.QPs[qps[j]]
+				if p.paused[q.Prio] || q.nextAvail > n.now {
+					continue
+				}
+				nd.rrLast = j
+				n.sendData(q, pt)
+				n.armNext(h)
+				return
 			}
-			q := &n.QPs[qps[j]]
-			if debugChecks {
-				n.checkOpen(q)
-			}
-			if !q.open || p.paused[q.Prio] || q.nextAvail > n.now {
-				continue
-			}
-			nd.rrLast = j
-			n.sendData(q, pt)
-			n.armNext(h)
-			return
 		}
 	}
 	// nothing selectable: wake at the earliest pacing time of a QP with
 	// data, if that is in the future (one that may send now ends the search)
 	t := sim.Never
-	for _, qi := range qps {
-		q := &n.QPs[qi]
-		if q.SndNxt < q.SizeBytes && q.nextAvail < t {
+	for j := nextSet(nd.dataBits, 0, m); j >= 0; j = nextSet(nd.dataBits, j+1, m) {
+		q := &n.QPs[qps[j]]
+		if q.nextAvail < t {
 			t = q.nextAvail
 			if t <= n.now {
 				return
@@ -164,12 +174,12 @@ func (n *Network) armNext(h int32) {
 	// the earliest time a QP may send; any time up to busyUntil gives the
 	// same wake-up, so the first such QP ends the search
 	t := sim.Never
-	for _, qi := range nd.qps {
-		q := &n.QPs[qi]
-		if debugChecks {
-			n.checkOpen(q)
-		}
-		if q.open && q.nextAvail < t && !p.paused[q.Prio] {
+	if debugChecks {
+		n.checkBits(h)
+	}
+	for j := nextSet(nd.openBits, 0, len(nd.qps)); j >= 0; j = nextSet(nd.openBits, j+1, len(nd.qps)) {
+		q := &n.QPs[nd.qps[j]]
+		if q.nextAvail < t && !p.paused[q.Prio] {
 			t = q.nextAvail
 			if t <= p.busyUntil {
 				break
@@ -426,15 +436,17 @@ func (n *Network) finish(q *QP) {
 	if nd.prioQPs[q.Prio]--; nd.prioQPs[q.Prio] == 0 {
 		nd.prioMask &^= 1 << q.Prio
 	}
-	for k, qi := range nd.qps {
-		if qi == q.ID {
-			copy(nd.qps[k:], nd.qps[k+1:])
-			nd.qps = nd.qps[:len(nd.qps)-1]
-			if nd.rrLast >= k && nd.rrLast > 0 {
-				nd.rrLast--
-			}
-			break
-		}
+	// remove q from its host's list (refresh above cleared its bits)
+	k, m := int(q.hpos), len(nd.qps)
+	copy(nd.qps[k:], nd.qps[k+1:])
+	nd.qps = nd.qps[:m-1]
+	removeBit(nd.openBits, k, m)
+	removeBit(nd.dataBits, k, m)
+	for _, qi := range nd.qps[k:] {
+		n.QPs[qi].hpos--
+	}
+	if nd.rrLast >= k && nd.rrLast > 0 {
+		nd.rrLast--
 	}
 	n.Stats.FlowsDone++
 	if n.OnFlowDone != nil {

@@ -116,6 +116,8 @@ type Node struct {
 	NumPorts  int32
 	// hosts
 	qps      []int32 // active sending QPs in creation order
+	openBits []uint64 // bit j: QPs[qps[j]] is open (qpbits.go)
+	dataBits []uint64 // bit j: QPs[qps[j]] has data left to send
 	rrLast   int
 	prioQPs  [numClasses]int32 // active QPs per class
 	prioMask uint8             // bit c set: prioQPs[c] > 0

@@ -160,6 +160,8 @@ type QP struct {
 	// active: started and not finished (in its host's QP list); open:
 	// active, data left to send and not window-bound (Network.refresh)
 	active, open bool
+	hasData      bool  // active with data left to send (SndNxt < SizeBytes)
+	hpos         int32 // position in its host's QP list (Node.qps)
 	started      bool  // the flow has started (Start is its start time)
 	chain        int32 // message chain: Network.chains[chain−1]; 0 = none
 
