@@ -115,7 +115,7 @@ type Node struct {
 	FirstPort int32
 	NumPorts  int32
 	// hosts
-	qps      []int32 // active sending QPs in creation order
+	qps      []int32  // active sending QPs in creation order
 	openBits []uint64 // bit j: QPs[qps[j]] is open (qpbits.go)
 	dataBits []uint64 // bit j: QPs[qps[j]] has data left to send
 	rrLast   int
