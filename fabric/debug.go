@@ -6,6 +6,4 @@ package fabric
 // ccsimdebug: go test -tags ccsimdebug ./...).
 const debugChecks = false
 
-func (n *Network) checkOpen(q *QP) {}
-
 func (n *Network) checkBits(h int32) {}
