@@ -51,25 +51,11 @@ func newLSTMPredictor(m *nn.Sequential) (*lstmPredictor, error) {
 	}, nil
 }
 
-// lstmSigmoid and lstmDot are ml/nn's sigmoid and dot (docs/ml.md §2.4, §2.5), repeated here so
-// that the results are the same bits.
+// lstmSigmoid is ml/nn's sigmoid (docs/ml.md §2.4), repeated here so
+// that the results are the same bits; lstmDot is ml/nn's dot product.
 func lstmSigmoid(x float64) float64 { return 1 / (1 + nn.DetExp(-x)) }
 
-func lstmDot(a, b []float64) float64 {
-	b = b[:len(a)]
-	var s0, s1, s2, s3 float64
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		s0 += float64(a[i] * b[i])
-		s1 += float64(a[i+1] * b[i+1])
-		s2 += float64(a[i+2] * b[i+2])
-		s3 += float64(a[i+3] * b[i+3])
-	}
-	for ; i < len(a); i++ {
-		s0 += float64(a[i] * b[i])
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+func lstmDot(a, b []float64) float64 { return nn.Dot(a, b) }
 
 // predict returns the head's output out_t for the inputs [K_{t−2},
 // K_{t−1}, K_t] (paper 001 §3.4: the predicted L_t).

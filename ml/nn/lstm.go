@@ -253,7 +253,11 @@ func (l *LSTM) backward(s any, dy []float64) []float64 {
 // is written float64(a*b): the explicit conversion forbids the compiler to
 // fuse it into a multiply-add (which it may do on arm64, ppc64, s390x,
 // riscv64 and amd64 v3), so results are bit-identical on every machine.
-func dot(a, b []float64) float64 {
+func dot(a, b []float64) float64 { return Dot(a, b) }
+
+// Dot is the package's dot product (above), exported so that specialised
+// inference elsewhere (cc's PIDNN predictor) computes the same bits.
+func Dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64
 	i := 0
