@@ -36,7 +36,26 @@ func e0Runs(sc experiment.Scale) []experiment.RunSpec {
 	for _, c := range e0Algs {
 		runs = append(runs, experiment.RunSpec{Key: "c1 cc=" + c, Base: motivation1, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
 	}
+	// sensitivity of congestion 2 to the intra-DC switches' buffer (the
+	// paper's §2.2 gives none for this experiment)
+	for _, mb := range e0Buffers[1:] {
+		for _, c := range e0Algs[:2] {
+			runs = append(runs, experiment.RunSpec{Key: e0BufKey(mb, c), Base: motivation, CC: c,
+				Patch: map[string]any{"stop_ms": e0StopMs(sc), "switch": map[string]any{"buffer_mb": mb}}})
+		}
+	}
 	return runs
+}
+
+// e0Buffers are the intra-DC buffer sizes (MB) of the sensitivity table;
+// the first is the scenario's own.
+var e0Buffers = []float64{16, 32, 64}
+
+func e0BufKey(mb float64, c string) string {
+	if mb == e0Buffers[0] {
+		return "cc=" + c
+	}
+	return fmt.Sprintf("buffer=%v cc=%s", mb, c)
 }
 
 // convergedWithin is the share-gap bound of "converged": the two flows'
@@ -53,7 +72,11 @@ type e0Result struct {
 }
 
 func readE0(ctx *experiment.Context, c string) (*e0Result, error) {
-	run, err := ctx.Run("cc=" + c)
+	return readE0Key(ctx, "cc="+c)
+}
+
+func readE0Key(ctx *experiment.Context, key string) (*e0Result, error) {
+	run, err := ctx.Run(key)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +162,7 @@ func e0() *experiment.Experiment {
 	return &experiment.Experiment{
 		ID:    "e0",
 		Title: "Motivation: cross-datacenter congestion 2 (Fig. 2) and congestion 1 (Fig. 1) under DCQCN and HPCC",
-		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). Congestion 1 (described in the paper's §2.2 and Fig. 1, not measured there): two cross-DC flows, Flow1 S1 = A.h0 → R1 = B.h0 and Flow2 S2 = A.h1 → R2 = B.h1, meet at SW1 = A.tor0, their ToR, and an intra-DC victim S3 = A.h2 → R3 = A.h4 (another ToR of the pod) shares their path; interpretation: the three flows are pinned through A.agg0, so SW1's uplink to it is offered 300 Gb/s, 100 MB each from line rate; measured: each flow's rate per 100 µs, the time each sender's NIC was paused by PFC, and the share of bins in which the victim gets less than a tenth of its fair share (C/3). A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum.`,
+		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). Congestion 1 (described in the paper's §2.2 and Fig. 1, not measured there): two cross-DC flows, Flow1 S1 = A.h0 → R1 = B.h0 and Flow2 S2 = A.h1 → R2 = B.h1, meet at SW1 = A.tor0, their ToR, and an intra-DC victim S3 = A.h2 → R3 = A.h4 (another ToR of the pod) shares their path; interpretation: the three flows are pinned through A.agg0, so SW1's uplink to it is offered 300 Gb/s, 100 MB each from line rate; measured: each flow's rate per 100 µs, the time each sender's NIC was paused by PFC, and the share of bins in which the victim gets less than a tenth of its fair share (C/3). A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum. Sensitivity: congestion 2 is also run with DCQCN and HPCC on 32- and 64-MB intra-DC switches (the paper gives no buffer size for this experiment; dynamic PFC thresholds grow with the buffer, and with them the queue PFC lets build).`,
 		Claims: []experiment.Claim{
 			{ID: "dcqcn-q70-1mb", Description: "DCQCN: 70 % of SW2's queue samples are above 1 MB", PaperValue: "70", Unit: "% of samples > 1 MB", Verdict: true},
 			{ID: "hpcc-q70-1.8mb", Description: "HPCC: 70 % of SW2's queue samples are above 1.8 MB", PaperValue: "70", Unit: "% of samples > 1.8 MB", Verdict: true},
@@ -202,6 +225,28 @@ func e0() *experiment.Experiment {
 				d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
 				val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
 				claims["no-convergence"] = verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
+			}
+			// buffer sensitivity
+			bt := report.Table{ID: "buffer", Title: "Congestion 2: SW2's queue towards R1 by the intra-DC switches' buffer size (dynamic PFC thresholds scale with it)", Columns: []string{"buffer (MB)", "algorithm", "p50 (MB)", "max (MB)", "> 1 MB (%)", "> 1.8 MB (%)"}}
+			bufNote := ""
+			for _, mb := range e0Buffers {
+				for _, c := range e0Algs[:2] {
+					r, err := readE0Key(ctx, e0BufKey(mb, c))
+					if err != nil {
+						notes = append(notes, err.Error())
+						continue
+					}
+					mx := r.q[len(r.q)-1] / 1e6
+					bt.Rows = append(bt.Rows, []string{fmt.Sprint(mb), nameOf(c), f3(metrics.Percentile(r.q, 0.5) / 1e6), f3(mx), f3(100 * above(r.q, 1e6)), f3(100 * above(r.q, 1.8e6))})
+					if c == "hpcc" {
+						bufNote += fmt.Sprintf("%v MB: max %.2f MB, %.0f %% > 1.8 MB; ", mb, mx, 100*above(r.q, 1.8e6))
+					}
+				}
+			}
+			sec.Tables = append(sec.Tables, bt)
+			if cl, ok := claims["hpcc-qmax"]; ok {
+				cl.Note += "; HPCC by intra-DC buffer: " + bufNote + "DCQCN's queue does not depend on it (RED keeps it under 1.2 MB)"
+				claims["hpcc-qmax"] = cl
 			}
 			c1, c1notes := analyzeC1(ctx, sec)
 			notes = append(notes, c1notes...)
