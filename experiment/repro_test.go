@@ -1,7 +1,6 @@
 package experiment_test
 
 import (
-	"encoding/csv"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/ccsim/ccsim/experiment"
+	"github.com/ccsim/ccsim/experiment/exptest"
 	"github.com/ccsim/ccsim/report"
 )
 
@@ -125,20 +125,6 @@ func reproduce(t *testing.T, p *experiment.Paper, out string, reportOnly bool) *
 	return sum
 }
 
-func readClaims(t *testing.T, path string) [][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
-
 func TestReproduceResumesAndReports(t *testing.T) {
 	out := t.TempDir()
 	p := tinyPaper(nil)
@@ -146,7 +132,7 @@ func TestReproduceResumesAndReports(t *testing.T) {
 	if sum.Runs != 4 || sum.Ran != 4 || sum.Skipped != 0 || len(sum.Failed) != 0 {
 		t.Fatalf("first reproduction: %+v", sum)
 	}
-	rows := readClaims(t, filepath.Join(out, "tiny", "claims.csv"))
+	rows := exptest.ReadCSV(t, filepath.Join(out, "tiny", "claims.csv"))
 	if got := strings.Join(rows[0], ","); got != "paper,experiment,claim,description,paper_value,ccsim_value,unit,holds" {
 		t.Errorf("claims.csv header %q", got)
 	}
@@ -205,7 +191,7 @@ func TestReproduceResumesAndReports(t *testing.T) {
 	if sum := reproduce(t, p, out, false); sum.Ran != 1 || sum.Skipped != 3 {
 		t.Fatalf("after removing one run: ran %d, skipped %d; want 1, 3", sum.Ran, sum.Skipped)
 	}
-	if got := readClaims(t, filepath.Join(out, "tiny", "claims.csv")); !reflect.DeepEqual(got, rows) {
+	if got := exptest.ReadCSV(t, filepath.Join(out, "tiny", "claims.csv")); !reflect.DeepEqual(got, rows) {
 		t.Errorf("claims changed after resuming:\n%v\n%v", got, rows)
 	}
 }
@@ -217,7 +203,7 @@ func TestReproduceMergeByCopy(t *testing.T) {
 	p := tinyPaper(nil)
 	full := t.TempDir()
 	reproduce(t, p, full, false)
-	want := readClaims(t, filepath.Join(full, "tiny", "claims.csv"))
+	want := exptest.ReadCSV(t, filepath.Join(full, "tiny", "claims.csv"))
 
 	a, b := t.TempDir(), t.TempDir()
 	half := func(keep func(string) bool) *experiment.Paper {
@@ -248,7 +234,7 @@ func TestReproduceMergeByCopy(t *testing.T) {
 	if sum.Ran != 0 || sum.Skipped != 4 {
 		t.Fatalf("report-only after merge: ran %d, skipped %d", sum.Ran, sum.Skipped)
 	}
-	if got := readClaims(t, filepath.Join(a, "tiny", "claims.csv")); !reflect.DeepEqual(got, want) {
+	if got := exptest.ReadCSV(t, filepath.Join(a, "tiny", "claims.csv")); !reflect.DeepEqual(got, want) {
 		t.Errorf("merged claims\n%v\nwant\n%v", got, want)
 	}
 }

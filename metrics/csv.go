@@ -66,11 +66,9 @@ func WriteFlowsCSV(w io.Writer, recs []FlowRecord) error {
 			buf = append(buf, r.Group...)
 		}
 		buf = append(buf, '\n')
-		if len(buf) >= flushBytes {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		var err error
+		if buf, err = flushFull(w, buf); err != nil {
+			return err
 		}
 	}
 	_, err := w.Write(buf)

@@ -43,11 +43,9 @@ func WriteMessagesCSV(w io.Writer, recs []MessageRecord) error {
 		buf = append(buf, ',')
 		buf = AppendNs(buf, r.Latency())
 		buf = append(buf, '\n')
-		if len(buf) >= flushBytes {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		var err error
+		if buf, err = flushFull(w, buf); err != nil {
+			return err
 		}
 	}
 	_, err := w.Write(buf)

@@ -15,6 +15,18 @@ import (
 // flushBytes is the buffered output size after which writers flush.
 const flushBytes = 64 << 10
 
+// flushFull writes buf to w once it holds flushBytes or more and returns
+// it emptied; a shorter buf is returned as it is.
+func flushFull(w io.Writer, buf []byte) ([]byte, error) {
+	if len(buf) < flushBytes {
+		return buf, nil
+	}
+	if _, err := w.Write(buf); err != nil {
+		return buf, err
+	}
+	return buf[:0], nil
+}
+
 // RefIP is the reference simulator's node-id-to-IPv4 mapping
 // (node_id_to_ip): 11.x.y.1 with x = node/256 and y = node%256.
 func RefIP(node int) uint32 {
@@ -50,11 +62,9 @@ func WriteRefFCT(w io.Writer, recs []FlowRecord, ipOf func(node int) uint32) err
 		buf = fmt.Appendf(buf, "%08x %08x %d %d %d %d %d %d\n",
 			ipOf(r.Src), ipOf(r.Dst), r.SPort, r.DPort, r.SizeBytes,
 			truncNs(r.Start), truncNs(r.FCT()), truncNs(r.IdealFCT))
-		if len(buf) >= flushBytes {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		var err error
+		if buf, err = flushFull(w, buf); err != nil {
+			return err
 		}
 	}
 	_, err := w.Write(buf)
@@ -162,11 +172,9 @@ func WriteRefPFC(w io.Writer, evs []PFCEvent) error {
 		buf = append(buf, ' ', b2c(e.IsSwitch), ' ')
 		buf = strconv.AppendInt(buf, int64(e.Port), 10)
 		buf = append(buf, ' ', b2c(e.Pause), '\n')
-		if len(buf) >= flushBytes {
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-			buf = buf[:0]
+		var err error
+		if buf, err = flushFull(w, buf); err != nil {
+			return err
 		}
 	}
 	_, err := w.Write(buf)

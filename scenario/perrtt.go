@@ -29,7 +29,8 @@ func perRTTSummary(samples []fabric.PerRTTSample, flows []int) (*RTTSummary, []f
 }
 
 // writePerRTT writes rtt_per_rtt.csv: flow_id, the ACK's arrival time and
-// the RTT, ns with picosecond precision.
+// the RTT, ns with picosecond precision (metrics.AppendNs, as every ns
+// column).
 func writePerRTT(w io.Writer, samples []fabric.PerRTTSample) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	bw.WriteString("flow_id,time_ns,rtt_ns\n")
@@ -37,9 +38,9 @@ func writePerRTT(w io.Writer, samples []fabric.PerRTTSample) error {
 	for _, x := range samples {
 		buf = strconv.AppendInt(buf[:0], int64(x.Flow), 10)
 		buf = append(buf, ',')
-		buf = strconv.AppendFloat(buf, x.At.Nanoseconds(), 'f', -1, 64)
+		buf = metrics.AppendNs(buf, x.At)
 		buf = append(buf, ',')
-		buf = strconv.AppendFloat(buf, x.RTT.Nanoseconds(), 'f', -1, 64)
+		buf = metrics.AppendNs(buf, x.RTT)
 		buf = append(buf, '\n')
 		bw.Write(buf)
 	}

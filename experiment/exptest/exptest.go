@@ -35,15 +35,7 @@ func QuickReproduce(t testing.TB, id string) (dir string, claims [][]string) {
 		declared += len(e.Claims)
 	}
 	dir = filepath.Join(out, id)
-	f, err := os.Open(filepath.Join(dir, "claims.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	rows, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := ReadCSV(t, filepath.Join(dir, "claims.csv"))
 	if len(rows) != declared+1 {
 		t.Fatalf("claims.csv has %d rows, want %d claims + header", len(rows)-1, declared)
 	}
@@ -67,4 +59,19 @@ func Files(t testing.TB, dir string, names ...string) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+}
+
+// ReadCSV reads a whole CSV file, failing the test on any error.
+func ReadCSV(t testing.TB, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }

@@ -270,10 +270,10 @@ func e0() *experiment.Experiment {
 				Figures: burstFigures("dcqcn", "DCQCN", r)}
 			sec.Claims = ctx.Claims(map[string]report.Claim{
 				"converged":   {CCSimValue: fmt.Sprintf("%.3g / %.3g", r.pre[0], r.pre[1])},
-				"collapse":    verdict(fmt.Sprintf("lowest %.3g / %.3g Gb/s (%.0f %% / %.0f %%)", r.min[0], r.min[1], 100*r.min[0]/r.pre[0], 100*r.min[1]/r.pre[1]), r.min[0] < collapse*r.pre[0] && r.min[1] < collapse*r.pre[1], ""),
-				"pause-l2-s1": verdict(fmt.Sprintf("%d frames; P1/L2 peak %.0f KB", r.pauses["L2→S1"], r.qMax["P1/L2 (ingress from S1)"]/1e3), r.pauses["L2→S1"] > 0, ""),
-				"spread":      verdict(fmt.Sprintf("%d / %d frames", r.pauses["S1→L0"], r.pauses["S1→L1"]), r.pauses["S1→L0"] > 0 && r.pauses["S1→L1"] > 0, ""),
-				"reconverge":  verdict(fmt.Sprintf("%.3g / %.3g Gb/s", r.after[0], r.after[1]), r.after[0] >= 0.8*r.pre[0] && r.after[1] >= 0.8*r.pre[1], ""),
+				"collapse":    report.Verdict(fmt.Sprintf("lowest %.3g / %.3g Gb/s (%.0f %% / %.0f %%)", r.min[0], r.min[1], 100*r.min[0]/r.pre[0], 100*r.min[1]/r.pre[1]), r.min[0] < collapse*r.pre[0] && r.min[1] < collapse*r.pre[1], ""),
+				"pause-l2-s1": report.Verdict(fmt.Sprintf("%d frames; P1/L2 peak %.0f KB", r.pauses["L2→S1"], r.qMax["P1/L2 (ingress from S1)"]/1e3), r.pauses["L2→S1"] > 0, ""),
+				"spread":      report.Verdict(fmt.Sprintf("%d / %d frames", r.pauses["S1→L0"], r.pauses["S1→L1"]), r.pauses["S1→L0"] > 0 && r.pauses["S1→L1"] > 0, ""),
+				"reconverge":  report.Verdict(fmt.Sprintf("%.3g / %.3g Gb/s", r.after[0], r.after[1]), r.after[0] >= 0.8*r.pre[0] && r.after[1] >= 0.8*r.pre[1], ""),
 			})
 			return sec, nil
 		},
@@ -311,12 +311,12 @@ func e1() *experiment.Experiment {
 				Figures: burstFigures("dcon", "DCON", d)}
 			p1 := d.qMax["P1/L2 (ingress from S1)"]
 			sec.Claims = ctx.Claims(map[string]report.Claim{
-				"p1l2-below-pfc": verdict(fmt.Sprintf("peak %.0f KB, %d PAUSE frames L2 → S1", p1/1e3, d.pauses["L2→S1"]), p1 < 320e3 && d.pauses["L2→S1"] == 0, ""),
-				"no-hol": verdict(fmt.Sprintf("lowest %.3g of %.3g Gb/s (%.0f %%)", d.min[0], d.pre[0], 100*d.min[0]/d.pre[0]), d.min[0] >= noHOL*d.pre[0],
+				"p1l2-below-pfc": report.Verdict(fmt.Sprintf("peak %.0f KB, %d PAUSE frames L2 → S1", p1/1e3, d.pauses["L2→S1"]), p1 < 320e3 && d.pauses["L2→S1"] == 0, ""),
+				"no-hol": report.Verdict(fmt.Sprintf("lowest %.3g of %.3g Gb/s (%.0f %%)", d.min[0], d.pre[0], 100*d.min[0]/d.pre[0]), d.min[0] >= noHOL*d.pre[0],
 					fmt.Sprintf("mean during the burst %.3g Gb/s (%.0f %% of before; DCQCN: %.3g Gb/s)", d.mean[0], 100*d.mean[0]/d.pre[0], q.mean[0])),
-				"f1-limited":  verdict(fmt.Sprintf("%.3g → %.3g Gb/s", d.pre[1], d.mean[1]), d.mean[1] < d.pre[1], ""),
-				"f0-vs-dcqcn": verdict(fmt.Sprintf("%.3g vs %.3g Gb/s", d.min[0], q.min[0]), d.min[0] > q.min[0], ""),
-				"no-pause-plotted": verdict(fmt.Sprintf("%d vs %d (all links: %d vs %d)", plotted(d), plotted(q), d.pfcTotal, q.pfcTotal), plotted(d) == 0 && plotted(q) > 0,
+				"f1-limited":  report.Verdict(fmt.Sprintf("%.3g → %.3g Gb/s", d.pre[1], d.mean[1]), d.mean[1] < d.pre[1], ""),
+				"f0-vs-dcqcn": report.Verdict(fmt.Sprintf("%.3g vs %.3g Gb/s", d.min[0], q.min[0]), d.min[0] > q.min[0], ""),
+				"no-pause-plotted": report.Verdict(fmt.Sprintf("%d vs %d (all links: %d vs %d)", plotted(d), plotted(q), d.pfcTotal, q.pfcTotal), plotted(d) == 0 && plotted(q) > 0,
 					"PAUSE frames on every link are in the table: DCON's land mostly on the burst senders' own host links, where only congested flows are paused"),
 			})
 			return sec, nil

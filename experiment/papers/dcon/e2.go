@@ -164,16 +164,16 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 			}
 			return "lowest by point: " + s
 		}()
-		claims["lowest-"+ax.id] = verdict(wins, lowest, "")
+		claims["lowest-"+ax.id] = report.Verdict(wins, lowest, "")
 		if ax.id == "interval" {
 			i := slices.Index(ax.xs, 20)
 			d, q := vals["dcon"][i], vals["dcqcn"][i]
-			claims["vs-dcqcn-20us"] = verdict(fmt.Sprintf("%+.0f", pct(d, q)), d < q, fmt.Sprintf("DCON %.0f µs, DCQCN %.0f µs", d, q))
+			claims["vs-dcqcn-20us"] = report.Verdict(fmt.Sprintf("%+.0f", pct(d, q)), d < q, fmt.Sprintf("DCON %.0f µs, DCQCN %.0f µs", d, q))
 		}
 		sec.Tables = append(sec.Tables, t)
 		sec.Figures = append(sec.Figures, fig)
 	}
-	claims["grows"] = verdict(fmt.Sprint(grows), grows, "monotone in both sweeps for all four algorithms")
+	claims["grows"] = report.Verdict(fmt.Sprint(grows), grows, "monotone in both sweeps for all four algorithms")
 	sec.Claims = ctx.Claims(claims)
 	sec.Notes = notes
 	return sec, nil

@@ -210,9 +210,9 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	claims := map[string]report.Claim{}
 	for c := range wsAvgCut {
 		d, o := res["websearch"]["dcon"][last].avg, res["websearch"][c][last].avg
-		claims["ws-avg-"+c] = verdict(fmt.Sprintf("%+.0f", pct(d, o)), d < o, fmt.Sprintf("DCON %.0f µs, %s %.0f µs", d, nameOf(c), o))
+		claims["ws-avg-"+c] = report.Verdict(fmt.Sprintf("%+.0f", pct(d, o)), d < o, fmt.Sprintf("DCON %.0f µs, %s %.0f µs", d, nameOf(c), o))
 		d, o = res["datamining"]["dcon"][last].p99, res["datamining"][c][last].p99
-		claims["dm-p99-"+c] = verdict(fmt.Sprintf("%+.0f", pct(d, o)), d < o, fmt.Sprintf("DCON %.0f µs, %s %.0f µs", d, nameOf(c), o))
+		claims["dm-p99-"+c] = report.Verdict(fmt.Sprintf("%+.0f", pct(d, o)), d < o, fmt.Sprintf("DCON %.0f µs, %s %.0f µs", d, nameOf(c), o))
 	}
 	fewest, worst := true, ""
 	for _, w := range workloads {
@@ -225,7 +225,7 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 			}
 		}
 	}
-	claims["fewest-pauses"] = verdict(fmt.Sprint(fewest), fewest, worst)
+	claims["fewest-pauses"] = report.Verdict(fmt.Sprint(fewest), fewest, worst)
 	sec.Claims = ctx.Claims(claims)
 	sec.Notes = append(notes,
 		"With the dynamic threshold, Q_CNM = max(Q_ECN, Q_PFC/M − 3dC(M−1)) equals Q_ECN wherever an ingress feeding the port fans out to two or more egress ports (M ≥ 2; 320 KB/2 − 75 KB < 100 KB): there the ECN band vanishes and a port goes straight from no congestion to burst. DCON's end-to-end loop then gets few marks (web search at core load 0.8, the first 10 ms of arrivals, 1,973 flows: DCON's switches marked 60,103 packets, DCQCN's RED 409,334; summary.json ecn_marked), the fast path answers only flows whose ingress carries innocent flows, and first-hop bursts — a new flow starting at line rate on a host port that carries nothing else — are left to PFC, which pauses the sending host. Hence DCON's PAUSE rate, the highest of the four, in both workloads; E4's static 40 % threshold (an ECN band of 100–128 KB) does better at low load.",
@@ -333,7 +333,7 @@ func e4() *experiment.Experiment {
 				for _, lb := range part.labels {
 					winNote += fmt.Sprintf("%s: lowest at %d of %d loads, mean %.0f µs; ", lb, wins[lb], len(ls), means[lb])
 				}
-				claims[part.claim] = verdict("lowest mean: "+bestMean, bestMean == part.best, winNote)
+				claims[part.claim] = report.Verdict("lowest mean: "+bestMean, bestMean == part.best, winNote)
 				sec.Tables = append(sec.Tables, t)
 				sec.Figures = append(sec.Figures, fig)
 			}

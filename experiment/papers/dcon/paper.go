@@ -16,7 +16,6 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/report"
 	"github.com/ccsim/ccsim/topo"
 )
 
@@ -111,11 +110,3 @@ func f3(v float64) string {
 }
 
 func pct(a, b float64) float64 { return 100 * (a/b - 1) }
-
-func verdict(value string, holds bool, note string) report.Claim {
-	h := "no"
-	if holds {
-		h = "yes"
-	}
-	return report.Claim{CCSimValue: value, Holds: h, Note: note}
-}

@@ -229,23 +229,23 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 	sec.Tables = append([]report.Table{summary}, sec.Tables...)
 
 	single := res["single"].dp
-	claims["first-cut"] = verdict(fmt.Sprintf("(3, %.4g)", single[3].Rc), single[3].Rc == 0.5 && !single[2].Mark && single[3].Mark, "")
-	claims["fast-recovery"] = verdict(fmt.Sprintf("(4, %.4g), (5, %.4g)", single[4].Rc, single[5].Rc), single[4].Rc == 0.75 && single[5].Rc == 0.875, "")
+	claims["first-cut"] = report.Verdict(fmt.Sprintf("(3, %.4g)", single[3].Rc), single[3].Rc == 0.5 && !single[2].Mark && single[3].Mark, "")
+	claims["fast-recovery"] = report.Verdict(fmt.Sprintf("(4, %.4g), (5, %.4g)", single[4].Rc, single[5].Rc), single[4].Rc == 0.75 && single[5].Rc == 0.875, "")
 	fs, _ := recovery(single)
-	claims["full-speed"] = verdict(fmt.Sprintf("round %d, R_t = %g, registered = %v", fs, single[fs].Rt, !single[fs].Full), fs == 9 && single[fs].Rt == 0, "")
+	claims["full-speed"] = report.Verdict(fmt.Sprintf("round %d, R_t = %g, registered = %v", fs, single[fs].Rt, !single[fs].Full), fs == 9 && single[fs].Rt == 0, "")
 	_, n2 := recovery(res["two"].dp)
 	_, n3 := recovery(res["three"].dp)
-	claims["consecutive-dcqcnp"] = verdict(fmt.Sprintf("%d / %d", n2, n3), in(n2, 9, 10) && in(n3, 9, 10), "two / three consecutive decreases")
+	claims["consecutive-dcqcnp"] = report.Verdict(fmt.Sprintf("%d / %d", n2, n3), in(n2, 9, 10) && in(n3, 9, 10), "two / three consecutive decreases")
 	_, q2 := recovery(res["two"].dq)
 	_, q3 := recovery(res["three"].dq)
-	claims["consecutive-dcqcn"] = verdict(fmt.Sprintf("%s / %s", roundsOr(q2), roundsOr(q3)), in(q2, 11, 13) && in(q3, 11, 13),
+	claims["consecutive-dcqcn"] = report.Verdict(fmt.Sprintf("%s / %s", roundsOr(q2), roundsOr(q3)), in(q2, 11, 13) && in(q3, 11, 13),
 		"with R_AI = 40 Mb/s the target rate R_T, set to the cut rate by the second decrease, climbs back by 0.1 % of line rate per round; the paper's 11–13 rounds need a larger step (the literal \"40 Gb/s\" gives "+roundsOr(func() int { _, n := recovery(res["two"].dl); return n }())+" / "+roundsOr(func() int { _, n := recovery(res["three"].dl); return n }())+")")
-	claims["consecutive-order"] = verdict(fmt.Sprintf("DCQCN-p %d / %d, DCQCN %s / %s", n2, n3, roundsOr(q2), roundsOr(q3)), fewer(n2, q2) && fewer(n3, q3), "")
+	claims["consecutive-order"] = report.Verdict(fmt.Sprintf("DCQCN-p %d / %d, DCQCN %s / %s", n2, n3, roundsOr(q2), roundsOr(q3)), fewer(n2, q2) && fewer(n3, q3), "")
 	_, pi := recovery(res["incdec"].dp)
 	_, qi := recovery(res["incdec"].dq)
 	claims["incdec"] = report.Claim{ID: "incdec", CCSimValue: fmt.Sprintf("%s / %d", roundsOr(qi), pi),
 		Note: "the paper's exact mark pattern is not given; marks at rounds 3 and 5 (one increase between)"}
-	claims["incdec-order"] = verdict(fmt.Sprintf("DCQCN-p %d, DCQCN %s", pi, roundsOr(qi)), fewer(pi, qi), "")
+	claims["incdec-order"] = report.Verdict(fmt.Sprintf("DCQCN-p %d, DCQCN %s", pi, roundsOr(qi)), fewer(pi, qi), "")
 
 	marks := patternMarks(1)
 	pm := toSet(marks)
@@ -253,7 +253,7 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 	pq := dcqcnInterp.rounds(pm, e1PatternRounds)
 	rp, _ := recovery(pp)
 	rq, _ := recovery(pq)
-	claims["pattern"] = verdict(fmt.Sprintf("%s / %s", roundOr(rp), roundOr(rq)), rp > 0 && rp <= 100 && (rq == 0 || rq > rp), "marks at rounds "+ints(marks))
+	claims["pattern"] = report.Verdict(fmt.Sprintf("%s / %s", roundOr(rp), roundOr(rq)), rp > 0 && rp <= 100 && (rq == 0 || rq > rp), "marks at rounds "+ints(marks))
 	sumP, sumQ := 0, 0
 	for _, id := range []string{"single", "two", "three", "incdec"} {
 		_, a := recovery(res[id].dp)
@@ -265,10 +265,10 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 		sumQ += b
 	}
 	faster := 100 * (float64(sumQ)/float64(sumP) - 1)
-	claims["faster50"] = verdict(fmt.Sprintf("%.0f", faster), faster >= 50, fmt.Sprintf("Σ DCQCN %d rounds (never-recovered counted as %d) vs Σ DCQCN-p %d", sumQ, e1Rounds, sumP))
+	claims["faster50"] = report.Verdict(fmt.Sprintf("%.0f", faster), faster >= 50, fmt.Sprintf("Σ DCQCN %d rounds (never-recovered counted as %d) vs Σ DCQCN-p %d", sumQ, e1Rounds, sumP))
 	meanP, meanQ := meanRc(pp[1:e1Rounds+1]), meanRc(pq[1:e1Rounds+1])
 	higher := 100 * (meanP/meanQ - 1)
-	claims["rate50"] = verdict(fmt.Sprintf("%.0f", higher), higher >= 50, fmt.Sprintf("mean R_c %.3f vs %.3f of line rate", meanP, meanQ))
+	claims["rate50"] = report.Verdict(fmt.Sprintf("%.0f", higher), higher >= 50, fmt.Sprintf("mean R_c %.3f vs %.3f of line rate", meanP, meanQ))
 	sec.Figures = append(sec.Figures, e1Figure("pattern", "10 marks in 100 rounds", pp[:151], pq[:151], 150))
 	sec.Tables = append(sec.Tables, e1Series("pattern", "10 marks in 100 rounds", pp, pq, 150))
 	sec.Claims = ctx.Claims(claims)
@@ -311,14 +311,6 @@ func ints(xs []int) string {
 		s = append(s, fmt.Sprint(x))
 	}
 	return strings.Join(s, ", ")
-}
-
-func verdict(value string, holds bool, note string) report.Claim {
-	h := "no"
-	if holds {
-		h = "yes"
-	}
-	return report.Claim{CCSimValue: value, Holds: h, Note: note}
 }
 
 // e1Figure plots rounds 1..n: DCQCN-p's R_c, R_t, α and the mark bit, and

@@ -135,13 +135,13 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 			claims["max-bdp-1024"] = report.Claim{CCSimValue: fmt.Sprintf("%.1f", bdpKB)}
 			claims["runtime-1024"] = report.Claim{CCSimValue: fmt.Sprintf("%.2f", sum.WallSeconds),
 				Note: fmt.Sprintf("%d events, one core of this machine; the paper's machine is unknown", sum.Events)}
-			claims["fct-size"] = verdict(fmt.Sprintf("size classes finish in size order: %v", ordered), ordered, "")
-			claims["fct-groups"] = verdict(fmt.Sprintf("spread of the 17 senders' FCTs %.2f %%", spread), spread > 10,
+			claims["fct-size"] = report.Verdict(fmt.Sprintf("size classes finish in size order: %v", ordered), ordered, "")
+			claims["fct-groups"] = report.Verdict(fmt.Sprintf("spread of the 17 senders' FCTs %.2f %%", spread), spread > 10,
 				"with one priority class the equal-size senders share the bottleneck equally; the paper's two groups came from different priorities, contradicting its own \"same priority for all packets\"")
 		}
 	}
 	if ok == len(pmtus) {
-		claims["rtt-grows"] = verdict(fmt.Sprintf("max RTT by PMTU: %s µs", joinF(maxRTT)), rttGrows, "")
+		claims["rtt-grows"] = report.Verdict(fmt.Sprintf("max RTT by PMTU: %s µs", joinF(maxRTT)), rttGrows, "")
 	}
 	sec.Tables = append(sec.Tables, tab)
 	sec.Figures = append(sec.Figures,

@@ -250,16 +250,16 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	dp, dq, dt, dc := res["dcqcnp"], res["dcqcn"], res["timely"], res["dctcp"]
 	if dp != nil && dq != nil && dt != nil && dc != nil && dp.minOK && dq.minOK && dt.minOK && dc.minOK {
 		pct := func(a, b float64) float64 { return 100 * (a/b - 1) }
-		claims["minrate-order"] = verdict(fmt.Sprintf("%+.0f / %+.0f / %+.0f", pct(dp.minRate, dq.minRate), pct(dp.minRate, dt.minRate), pct(dp.minRate, dc.minRate)),
+		claims["minrate-order"] = report.Verdict(fmt.Sprintf("%+.0f / %+.0f / %+.0f", pct(dp.minRate, dq.minRate), pct(dp.minRate, dt.minRate), pct(dp.minRate, dc.minRate)),
 			dp.minRate > dq.minRate && dp.minRate > dt.minRate && dp.minRate > dc.minRate, "")
 	}
 	if dp != nil && dt != nil && dc != nil {
-		claims["cov-order"] = verdict(fmt.Sprintf("%.3g vs %.3g / %.3g", dp.cov, dt.cov, dc.cov), dp.cov < dt.cov && dp.cov < dc.cov, "")
+		claims["cov-order"] = report.Verdict(fmt.Sprintf("%.3g vs %.3g / %.3g", dp.cov, dt.cov, dc.cov), dp.cov < dt.cov && dp.cov < dc.cov, "")
 	}
 	if dp != nil && dq != nil {
-		claims["fairer-than-dcqcn"] = verdict(fmt.Sprintf("%.3g vs %.3g", dp.cov, dq.cov), dp.cov < dq.cov, "")
+		claims["fairer-than-dcqcn"] = report.Verdict(fmt.Sprintf("%.3g vs %.3g", dp.cov, dq.cov), dp.cov < dq.cov, "")
 		claims["events"] = report.Claim{CCSimValue: fmt.Sprint(dp.cnps - dq.cnps), Note: fmt.Sprintf("CNPs %d vs %d; rate decreases %d vs %d", dp.cnps, dq.cnps, dp.cuts, dq.cuts)}
-		claims["events-order"] = verdict(fmt.Sprintf("%d vs %d CNPs", dp.cnps, dq.cnps), dp.cnps > dq.cnps, "")
+		claims["events-order"] = report.Verdict(fmt.Sprintf("%d vs %d CNPs", dp.cnps, dq.cnps), dp.cnps > dq.cnps, "")
 	}
 	sec.Claims = ctx.Claims(claims)
 	if run, err := ctx.Run("cc=dcqcnp"); err == nil {

@@ -204,10 +204,10 @@ func e1b() *experiment.Experiment {
 			}
 			early, late := mean(te[:5]), mean(te[14:])
 			claims := map[string]report.Claim{
-				"train-mape-19":    number(fmt.Sprintf("%.3f", last.TrainMAPE), ""),
-				"test-mape-19":     number(fmt.Sprintf("%.3f", last.TestMAPE), fmt.Sprintf("predicting R_{t+1} = R_t: %.3f on the balanced set", log.Dataset.MAPEHoldR)),
-				"mape-below-10pct": verdict(fmt.Sprintf("%.3f", last.TestMAPE), last.TestMAPE < 0.1, ""),
-				"mape-falls":       verdict(fmt.Sprintf("%.3f < %.3f", late, early), late < early, "ccsim's curve is noisier than the paper's (200 test pairs per epoch)"),
+				"train-mape-19":    report.Measured(fmt.Sprintf("%.3f", last.TrainMAPE), ""),
+				"test-mape-19":     report.Measured(fmt.Sprintf("%.3f", last.TestMAPE), fmt.Sprintf("predicting R_{t+1} = R_t: %.3f on the balanced set", log.Dataset.MAPEHoldR)),
+				"mape-below-10pct": report.Verdict(fmt.Sprintf("%.3f", last.TestMAPE), last.TestMAPE < 0.1, ""),
+				"mape-falls":       report.Verdict(fmt.Sprintf("%.3f < %.3f", late, early), late < early, "ccsim's curve is noisier than the paper's (200 test pairs per epoch)"),
 			}
 			// the shipped predictor on node 1's trace of the LSTM+PID run
 			pf, pnote, tm, err := predictionFigure(ctx)
@@ -216,7 +216,7 @@ func e1b() *experiment.Experiment {
 			}
 			if pf != nil {
 				sec.Figures = append(sec.Figures, *pf)
-				claims["trace-overlaps"] = verdict(fmt.Sprintf("%.3f (hold-last %.3f)", tm[0], tm[1]), tm[0] < 0.1 && tm[0] < tm[1],
+				claims["trace-overlaps"] = report.Verdict(fmt.Sprintf("%.3f (hold-last %.3f)", tm[0], tm[1]), tm[0] < 0.1 && tm[0] < tm[1],
 					"the predictor extrapolates the trend: it overshoots the peaks and predicts below the 4-µs base RTT in the troughs (figure); that lead is what makes LSTM+PID react earlier than PID alone (E1e)")
 			}
 			sec.Claims = ctx.Claims(claims)
@@ -374,13 +374,13 @@ func e1cd() *experiment.Experiment {
 			sec.Figures = append(sec.Figures, timeFigures(ctx, "pid", keyOf("pid", 5))...)
 			sec.Figures = append(sec.Figures, timeFigures(ctx, "pidnn", keyOf("pidnn", 5))...)
 			claims := map[string]report.Claim{
-				"pid-rtt-mean": number(f4(pid.rttMean), fmt.Sprintf("%d per-RTT samples", pid.samples)),
-				"pid-rate":     number(f4(pid.rate), ""),
-				"pid-p99":      number(f4(pid.p99), ""),
-				"pid-max":      number(f4(pid.rttMax), ""),
+				"pid-rtt-mean": report.Measured(f4(pid.rttMean), fmt.Sprintf("%d per-RTT samples", pid.samples)),
+				"pid-rate":     report.Measured(f4(pid.rate), ""),
+				"pid-p99":      report.Measured(f4(pid.p99), ""),
+				"pid-max":      report.Measured(f4(pid.rttMax), ""),
 			}
 			d56, d67 := degrades(res[5], res[6]), degrades(res[6], res[7])
-			claims["target-degrades"] = verdict(fmt.Sprintf("5→6: %s, 6→7: %s", yesNo(d56), yesNo(d67)), d56 && d67,
+			claims["target-degrades"] = report.Verdict(fmt.Sprintf("5→6: %s, 6→7: %s", yesNo(d56), yesNo(d67)), d56 && d67,
 				fmt.Sprintf("with the paper's gains 5→6: %s, 6→7: %s; trained gains: mean RTT", yesNo(degrades(resP[5], resP[6])), yesNo(degrades(resP[6], resP[7])))+fmt.Sprintf(" %s / %s / %s µs, RATE_mean %s / %s / %s Gb/s, P99 %s / %s / %s µs, max %s / %s / %s µs, FCT_mean %s / %s / %s ms",
 					f4(res[5].rttMean), f4(res[6].rttMean), f4(res[7].rttMean), f4(res[5].rate), f4(res[6].rate), f4(res[7].rate),
 					f4(res[5].p99), f4(res[6].p99), f4(res[7].p99), f4(res[5].rttMax), f4(res[6].rttMax), f4(res[7].rttMax),
@@ -389,7 +389,7 @@ func e1cd() *experiment.Experiment {
 			for _, tg := range targets {
 				track = track && math.Abs(res[tg].rttMean-tg) <= 0.1*tg
 			}
-			claims["rtt-tracks-target"] = verdict(fmt.Sprintf("%s, %s, %s", f4(res[5].rttMean), f4(res[6].rttMean), f4(res[7].rttMean)), track,
+			claims["rtt-tracks-target"] = report.Verdict(fmt.Sprintf("%s, %s, %s", f4(res[5].rttMean), f4(res[6].rttMean), f4(res[7].rttMean)), track,
 				fmt.Sprintf("with the paper's gains: %s, %s, %s µs", f4(resP[5].rttMean), f4(resP[6].rttMean), f4(resP[7].rttMean)))
 			large, near := true, true
 			for _, tg := range targets {
@@ -400,7 +400,7 @@ func e1cd() *experiment.Experiment {
 			if ctx.Scale == experiment.ScaleQuick {
 				note += "; at quick scale the flows are 10× smaller, so only the last-flow part can hold"
 			}
-			claims["tfinish-large-flows"] = verdict(fmt.Sprintf("%s, %s, %s", f4(res[5].tFinish), f4(res[6].tFinish), f4(res[7].tFinish)), large && near, note)
+			claims["tfinish-large-flows"] = report.Verdict(fmt.Sprintf("%s, %s, %s", f4(res[5].tFinish), f4(res[6].tFinish), f4(res[7].tFinish)), large && near, note)
 			sec.Claims = ctx.Claims(claims)
 			for _, r := range []*e1Result{pid, res[5], res[6], res[7], pidP, resP[5], resP[6], resP[7]} {
 				if r.unfinished > 0 {
@@ -532,10 +532,10 @@ func e1e() *experiment.Experiment {
 			}
 			sec.Tables = append(sec.Tables, t)
 			claims := map[string]report.Claim{
-				"rtt-mean-change": number(fmt.Sprintf("%+.2f", cm), ""),
-				"rate-change":     number(fmt.Sprintf("%+.2f", cr), ""),
-				"p99-change":      number(fmt.Sprintf("%+.2f", cp), ""),
-				"max-change":      number(fmt.Sprintf("%+.2f", cx), ""),
+				"rtt-mean-change": report.Measured(fmt.Sprintf("%+.2f", cm), ""),
+				"rate-change":     report.Measured(fmt.Sprintf("%+.2f", cr), ""),
+				"p99-change":      report.Measured(fmt.Sprintf("%+.2f", cp), ""),
+				"max-change":      report.Measured(fmt.Sprintf("%+.2f", cx), ""),
 			}
 			helps := cr > 0 && cp < 0 && cx < 0 && math.Abs(cm) < 5
 			note := ""
@@ -545,7 +545,7 @@ func e1e() *experiment.Experiment {
 				note = fmt.Sprintf("with the paper's gains: rate %+.1f %%, P99 %+.1f %%, max %+.1f %%, mean %+.1f %%",
 					change(pidP.rate, nnP.rate), change(pidP.p99, nnP.p99), change(pidP.rttMax, nnP.rttMax), change(pidP.rttMean, nnP.rttMean))
 			}
-			claims["prediction-helps"] = verdict(fmt.Sprintf("rate %+.1f %%, P99 %+.1f %%, max %+.1f %%, mean %+.1f %%", cr, cp, cx, cm), helps, note)
+			claims["prediction-helps"] = report.Verdict(fmt.Sprintf("rate %+.1f %%, P99 %+.1f %%, max %+.1f %%, mean %+.1f %%", cr, cp, cx, cm), helps, note)
 			sec.Claims = ctx.Claims(claims)
 			return sec, nil
 		},
@@ -596,11 +596,11 @@ func e1f() *experiment.Experiment {
 			p, h, ti, d := res["pidnn"], res["hpcc"], res["timely"], res["dctcp"]
 			rank := h.p99 < p.p99 && p.p99 < ti.p99 && p.p99 < d.p99 && h.rttMean < p.rttMean && p.rttMean < ti.rttMean && p.rttMean < d.rttMean
 			claims := map[string]report.Claim{
-				"ranking": verdict(fmt.Sprintf("P99 %s / %s / %s / %s µs, mean %s / %s / %s / %s µs (HPCC / LSTM+PID / DCTCP / TIMELY)",
+				"ranking": report.Verdict(fmt.Sprintf("P99 %s / %s / %s / %s µs, mean %s / %s / %s / %s µs (HPCC / LSTM+PID / DCTCP / TIMELY)",
 					f4(h.p99), f4(p.p99), f4(d.p99), f4(ti.p99), f4(h.rttMean), f4(p.rttMean), f4(d.rttMean), f4(ti.rttMean)), rank, ""),
-				"pidnn-max-lowest":   verdict(fmt.Sprintf("%s vs %s, %s, %s", f4(p.rttMax), f4(h.rttMax), f4(ti.rttMax), f4(d.rttMax)), p.rttMax < min(h.rttMax, ti.rttMax, d.rttMax), "order: LSTM+PID vs HPCC, TIMELY, DCTCP"),
-				"pidnn-rate-highest": verdict(fmt.Sprintf("%s vs %s, %s, %s", f4(p.rate), f4(h.rate), f4(ti.rate), f4(d.rate)), p.rate > max(h.rate, ti.rate, d.rate), "order: LSTM+PID vs HPCC, TIMELY, DCTCP"),
-				"hpcc-p99":           number(f4(h.p99), ""),
+				"pidnn-max-lowest":   report.Verdict(fmt.Sprintf("%s vs %s, %s, %s", f4(p.rttMax), f4(h.rttMax), f4(ti.rttMax), f4(d.rttMax)), p.rttMax < min(h.rttMax, ti.rttMax, d.rttMax), "order: LSTM+PID vs HPCC, TIMELY, DCTCP"),
+				"pidnn-rate-highest": report.Verdict(fmt.Sprintf("%s vs %s, %s, %s", f4(p.rate), f4(h.rate), f4(ti.rate), f4(d.rate)), p.rate > max(h.rate, ti.rate, d.rate), "order: LSTM+PID vs HPCC, TIMELY, DCTCP"),
+				"hpcc-p99":           report.Measured(f4(h.p99), ""),
 			}
 			sec.Claims = ctx.Claims(claims)
 			return sec, nil

@@ -263,55 +263,55 @@ func e2Claims(res map[string]*e2Result) map[string]report.Claim {
 	if have("pidnn", "timely", "dcqcn") {
 		claims["pidnn-beats-timely-dcqcn-small"] = beatsIn(res, "pidnn", []string{"timely", "dcqcn"}, smallLast)
 		l := p95(res, "pidnn", nBins)
-		claims["pidnn-loses-large"] = verdict(fmt.Sprintf("%.1f vs %.1f, %.1f", l, p95(res, "timely", nBins), p95(res, "dcqcn", nBins)),
+		claims["pidnn-loses-large"] = report.Verdict(fmt.Sprintf("%.1f vs %.1f, %.1f", l, p95(res, "timely", nBins), p95(res, "dcqcn", nBins)),
 			l > p95(res, "timely", nBins) && l > p95(res, "dcqcn", nBins), "PIDNN vs TIMELY, DCQCN in the last bin")
 	}
 	if have("pidnn", "pidnn+rttch") {
 		a, b := p95(res, "pidnn+rttch", nBins-1), p95(res, "pidnn", nBins-1)
 		c, d := p95(res, "pidnn+rttch", nBins), p95(res, "pidnn", nBins)
-		claims["rttch-helps-large"] = verdict(fmt.Sprintf("%.1f vs %.1f, %.1f vs %.1f", a, b, c, d), a < b && c < d, "bin 19, bin 20: PIDNN+RTTch vs PIDNN")
+		claims["rttch-helps-large"] = report.Verdict(fmt.Sprintf("%.1f vs %.1f, %.1f vs %.1f", a, b, c, d), a < b && c < d, "bin 19, bin 20: PIDNN+RTTch vs PIDNN")
 	}
 	if have("pidnn+rttch+win", "hpcc", "dcqcn") {
 		claims["win-small-best"] = beatsIn(res, "pidnn+rttch+win", []string{"hpcc", "dcqcn"}, winLast)
 	}
 	if have(e2Algs...) {
-		n, fails := 0, []string{}
-		for k := largeFrom; k <= nBins; k++ {
+		claims["hpcc-large-best"] = binsWhere(largeFrom, nBins, func(k int) bool {
 			best := math.Inf(1)
 			for _, c := range e2Algs {
 				best = min(best, p95(res, c, k))
 			}
-			if p95(res, "hpcc", k) <= 1.05*best {
-				n++
-			} else {
-				fails = append(fails, fmt.Sprint(k))
-			}
-		}
-		note := ""
-		if len(fails) > 0 {
-			note = "fails in bins " + strings.Join(fails, ", ")
-		}
-		claims["hpcc-large-best"] = verdict(fmt.Sprintf("%d of %d bins", n, nBins-largeFrom+1), n == nBins-largeFrom+1, note)
+			return p95(res, "hpcc", k) <= 1.05*best
+		})
 	}
 	if have("pidnn") {
-		claims["pidnn-p95-10m"] = number(fmt.Sprintf("%.3f", p95(res, "pidnn", nBins)), "bin 20 = "+sizeLabel(res["pidnn"].bins[nBins-1].MaxSizeBytes))
+		claims["pidnn-p95-10m"] = report.Measured(fmt.Sprintf("%.3f", p95(res, "pidnn", nBins)), "bin 20 = "+sizeLabel(res["pidnn"].bins[nBins-1].MaxSizeBytes))
 	}
 	if have("pidnn+rttch+win") {
-		claims["win-p95-300b"] = number(fmt.Sprintf("%.3f", p95(res, "pidnn+rttch+win", 1)), "bin 1 = "+sizeLabel(res["pidnn+rttch+win"].bins[0].MaxSizeBytes))
+		claims["win-p95-300b"] = report.Measured(fmt.Sprintf("%.3f", p95(res, "pidnn+rttch+win", 1)), "bin 1 = "+sizeLabel(res["pidnn+rttch+win"].bins[0].MaxSizeBytes))
 	}
 	return claims
 }
 
 // beatsIn is the verdict "c's p95 slowdown is below every one of others'
-// in bins 1 … last", with the count of such bins and the failing bins.
+// in bins 1 … last".
 func beatsIn(res map[string]*e2Result, c string, others []string, last int) report.Claim {
-	n, fails := 0, []string{}
-	for k := 1; k <= last; k++ {
-		p, ok := p95(res, c, k), true
+	return binsWhere(1, last, func(k int) bool {
+		p := p95(res, c, k)
 		for _, o := range others {
-			ok = ok && p < p95(res, o, k)
+			if p >= p95(res, o, k) {
+				return false
+			}
 		}
-		if ok {
+		return true
+	})
+}
+
+// binsWhere is the verdict "ok holds in every bin from … to" (1-based),
+// with the count of such bins and the failing bins.
+func binsWhere(from, to int, ok func(k int) bool) report.Claim {
+	n, fails := 0, []string{}
+	for k := from; k <= to; k++ {
+		if ok(k) {
 			n++
 		} else {
 			fails = append(fails, fmt.Sprint(k))
@@ -321,5 +321,5 @@ func beatsIn(res map[string]*e2Result, c string, others []string, last int) repo
 	if len(fails) > 0 {
 		note = "fails in bins " + strings.Join(fails, ", ")
 	}
-	return verdict(fmt.Sprintf("%d of %d bins", n, last), n == last, note)
+	return report.Verdict(fmt.Sprintf("%d of %d bins", n, to-from+1), n == to-from+1, note)
 }

@@ -14,7 +14,6 @@ import (
 	"math"
 
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/report"
 )
 
 func init() {
@@ -48,16 +47,4 @@ func f4(v float64) string {
 		return "—"
 	}
 	return fmt.Sprintf("%.4g", v)
-}
-
-func verdict(value string, holds bool, note string) report.Claim {
-	h := "no"
-	if holds {
-		h = "yes"
-	}
-	return report.Claim{CCSimValue: value, Holds: h, Note: note}
-}
-
-func number(value, note string) report.Claim {
-	return report.Claim{CCSimValue: value, Holds: "n/a", Note: note}
 }

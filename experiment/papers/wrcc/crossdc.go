@@ -376,7 +376,7 @@ func e1() *experiment.Experiment {
 					if math.IsInf(best, -1) {
 						best = math.NaN()
 					}
-					claims[m.id+"-"+a.cc] = verdict(f3(best), best > 0, "best in "+at+"; per pattern: "+parts)
+					claims[m.id+"-"+a.cc] = report.Verdict(f3(best), best > 0, "best in "+at+"; per pattern: "+parts)
 				}
 			}
 			for _, a := range algs[1:] {
@@ -399,12 +399,12 @@ func e1() *experiment.Experiment {
 					worstPause = math.Min(worstPause, r)
 					pn += fmt.Sprintf("%s: WRCC %.0f µs, %s %.0f µs; ", w.name, res[w.id]["wrcc"].pauseUs, a.name, res[w.id][a.cc].pauseUs)
 				}
-				claims["q80-"+a.cc] = verdict(fmt.Sprintf("%.0f–%.0f", lo, hi), lo >= 40, qn)
+				claims["q80-"+a.cc] = report.Verdict(fmt.Sprintf("%.0f–%.0f", lo, hi), lo >= 40, qn)
 				val := f3(worstPause)
 				if math.IsInf(worstPause, 1) {
 					val = "∞ (WRCC: no pause)"
 				}
-				claims["pfc-"+a.cc] = verdict(val, worstPause > 10, "smallest ratio (baseline / WRCC) over the patterns, 1 when neither pauses; "+pn)
+				claims["pfc-"+a.cc] = report.Verdict(val, worstPause > 10, "smallest ratio (baseline / WRCC) over the patterns, 1 when neither pauses; "+pn)
 			}
 			sec.Claims = ctx.Claims(claims)
 			sec.Notes = notes
@@ -500,7 +500,7 @@ func e2() *experiment.Experiment {
 					}
 				}
 			}
-			claims["wrcc-best"] = verdict(strconv.FormatBool(best), best, why)
+			claims["wrcc-best"] = report.Verdict(strconv.FormatBool(best), best, why)
 			var grow [2]float64
 			for _, a := range algs[1:] {
 				for qi, get := range []func(*crossPoint) float64{func(p *crossPoint) float64 { return p.sdP50 }, func(p *crossPoint) float64 { return p.sdP99 }} {
@@ -510,12 +510,12 @@ func e2() *experiment.Experiment {
 						lo, hi = math.Min(lo, c), math.Max(hi, c)
 					}
 					id := []string{"p50-", "p99-"}[qi] + a.cc
-					claims[id] = verdict(fmt.Sprintf("%.0f–%.0f", lo, hi), lo > 0, "")
+					claims[id] = report.Verdict(fmt.Sprintf("%.0f–%.0f", lo, hi), lo > 0, "")
 				}
 				grow[0] += cut(res[0.3]["wrcc"].sdP99, res[0.3][a.cc].sdP99) / 3
 				grow[1] += cut(res[0.9]["wrcc"].sdP99, res[0.9][a.cc].sdP99) / 3
 			}
-			claims["grows-with-load"] = verdict(fmt.Sprintf("%.0f %% → %.0f %%", grow[0], grow[1]), grow[1] > grow[0], "mean p99 improvement at 30 % and at 90 % load")
+			claims["grows-with-load"] = report.Verdict(fmt.Sprintf("%.0f %% → %.0f %%", grow[0], grow[1]), grow[1] > grow[0], "mean p99 improvement at 30 % and at 90 % load")
 			sec.Claims = ctx.Claims(claims)
 			sec.Notes = notes
 			return sec, nil
@@ -604,9 +604,9 @@ func e3() *experiment.Experiment {
 					lead = math.Min(lead, o.sdP50/wr.sdP50-1)
 				}
 			}
-			claims["wrcc-best"] = verdict(strconv.FormatBool(best), best, why)
+			claims["wrcc-best"] = report.Verdict(strconv.FormatBool(best), best, why)
 			spread := 100 * (hi/lo - 1)
-			claims["insensitive"] = verdict(f3(spread), spread < 100*lead, fmt.Sprintf("WRCC's p50 from %.2f to %.2f; its smallest p50 lead over a baseline in any row: %.0f %%", lo, hi, 100*lead))
+			claims["insensitive"] = report.Verdict(f3(spread), spread < 100*lead, fmt.Sprintf("WRCC's p50 from %.2f to %.2f; its smallest p50 lead over a baseline in any row: %.0f %%", lo, hi, 100*lead))
 			sec.Claims = ctx.Claims(claims)
 			sec.Notes = notes
 			return sec, nil

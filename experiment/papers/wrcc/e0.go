@@ -213,18 +213,18 @@ func e0() *experiment.Experiment {
 			claims := map[string]report.Claim{}
 			if r := res["dcqcn"]; r != nil {
 				f := 100 * above(r.q, 1e6)
-				claims["dcqcn-q70-1mb"] = verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
+				claims["dcqcn-q70-1mb"] = report.Verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
 			}
 			if r := res["hpcc"]; r != nil {
 				f := 100 * above(r.q, 1.8e6)
-				claims["hpcc-q70-1.8mb"] = verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
+				claims["hpcc-q70-1.8mb"] = report.Verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
 				m := r.q[len(r.q)-1] / 1e6
-				claims["hpcc-qmax"] = verdict(f3(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
+				claims["hpcc-qmax"] = report.Verdict(f3(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
 			}
 			if res["dcqcn"] != nil && res["hpcc"] != nil {
 				d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
 				val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
-				claims["no-convergence"] = verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
+				claims["no-convergence"] = report.Verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
 			}
 			// buffer sensitivity
 			bt := report.Table{ID: "buffer", Title: "Congestion 2: SW2's queue towards R1 by the intra-DC switches' buffer size (dynamic PFC thresholds scale with it)", Columns: []string{"buffer (MB)", "algorithm", "p50 (MB)", "max (MB)", "> 1 MB (%)", "> 1.8 MB (%)"}}
@@ -251,7 +251,7 @@ func e0() *experiment.Experiment {
 			c1, c1notes := analyzeC1(ctx, sec)
 			notes = append(notes, c1notes...)
 			if d, h := c1["dcqcn"], c1["hpcc"]; d != nil && h != nil {
-				claims["c1-victim-pfc"] = verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
+				claims["c1-victim-pfc"] = report.Verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
 					fmt.Sprintf("the victim's NIC paused by PFC; it gets under a tenth of its fair share in %.0f %% (DCQCN) and %.0f %% (HPCC) of the 100-µs bins, the cross-DC senders are paused %.0f µs (DCQCN) and %.0f µs (HPCC) each", d.starved, h.starved, d.pausedUs[0], h.pausedUs[0]))
 			}
 			sec.Claims = ctx.Claims(claims)

@@ -247,15 +247,15 @@ func analyzeE4(ctx *experiment.Context) (*report.Section, error) {
 		return fmt.Sprintf("%.0f … %.0f", r[0], r[1])
 	}
 	if r, ok := ranges["short-avg"]; ok {
-		claims["short-avg"] = verdict(rng("short-avg"), r[0] >= -10 && r[1] <= 10, "reduction of the mean latency over the sweep points (positive: WRCC lower)")
+		claims["short-avg"] = report.Verdict(rng("short-avg"), r[0] >= -10 && r[1] <= 10, "reduction of the mean latency over the sweep points (positive: WRCC lower)")
 	}
 	for _, id := range []string{"short-tail", "long-avg", "long-tail", "long-tput"} {
 		if r, ok := ranges[id]; ok {
-			claims[id] = verdict(rng(id), r[0] > 0, "over all sweep points")
+			claims[id] = report.Verdict(rng(id), r[0] > 0, "over all sweep points")
 		}
 	}
 	if j, ok := jain["short"]; ok {
-		claims["short-fair"] = verdict(fmt.Sprint(fair), fair, j)
+		claims["short-fair"] = report.Verdict(fmt.Sprint(fair), fair, j)
 	}
 	sec.Claims = ctx.Claims(claims)
 	sec.Notes = notes

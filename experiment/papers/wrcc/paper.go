@@ -14,7 +14,6 @@ import (
 	"math"
 
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/report"
 )
 
 func init() {
@@ -58,12 +57,4 @@ func cut(v, base float64) float64 {
 		return 0
 	}
 	return 100 * (1 - v/base)
-}
-
-func verdict(value string, holds bool, note string) report.Claim {
-	h := "no"
-	if holds {
-		h = "yes"
-	}
-	return report.Claim{CCSimValue: value, Holds: h, Note: note}
 }
