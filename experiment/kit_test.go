@@ -14,7 +14,7 @@ import (
 func TestG4Formats(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
 	for _, c := range []struct {
-		v                float64
+		v                 float64
 		g4, dash, dashNaN string
 	}{
 		{0, "0", "0", "0"},
