@@ -128,7 +128,7 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	if sec.Figures, err = e3Figures(ctx, res); err != nil {
 		return nil, err
 	}
-	sec.Claims = ctx.Claims(e3Claims(res))
+	sec.Claims = ctx.Claims(e3Verdicts(res))
 	sec.Notes = e3Notes(ctx)
 	if len(errs) > 0 {
 		sec.Notes = append(sec.Notes, "runs missing: "+fmt.Sprint(errs))
@@ -271,9 +271,9 @@ func e3Figures(ctx *experiment.Context, res map[string]*e3Result) ([]report.Figu
 	return figs, nil
 }
 
-// e3Claims evaluates Table 4's values and the paper's orderings from the
+// e3Verdicts evaluates Table 4's values and the paper's orderings from the
 // runs that finished.
-func e3Claims(res map[string]*e3Result) map[string]report.Claim {
+func e3Verdicts(res map[string]*e3Result) map[string]report.Claim {
 	claims := map[string]report.Claim{}
 	for _, a := range algs {
 		r := res[a.CC]

@@ -126,12 +126,8 @@ func analyzeE1cd(ctx *experiment.Context) (*report.Section, error) {
 	return sec, nil
 }
 
-func scaleDiv(sc experiment.Scale) int64 {
-	if sc == experiment.ScaleQuick {
-		return quickDiv
-	}
-	return 1
-}
+// scaleDiv is the divisor of the incast's bytes at a scale.
+func scaleDiv(sc experiment.Scale) int64 { return experiment.AtScale[int64](sc, quickDiv, 1) }
 
 func yesNo(b bool) string {
 	if b {

@@ -183,7 +183,7 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 	cost, notes := e2Cost(res)
 	sec.Tables = append(sec.Tables, cost)
 	sec.Notes = append(sec.Notes, notes...)
-	sec.Claims = ctx.Claims(e2Claims(res))
+	sec.Claims = ctx.Claims(e2Verdicts(res))
 	return sec, nil
 }
 
@@ -270,9 +270,9 @@ func p95(res map[string]*e2Result, c string, k int) float64 {
 	return res[c].bins[k-1].P95
 }
 
-// e2Claims evaluates E2's claims from the runs that succeeded (a claim
+// e2Verdicts evaluates E2's claims from the runs that succeeded (a claim
 // whose algorithms are missing is left out, and reported missing).
-func e2Claims(res map[string]*e2Result) map[string]report.Claim {
+func e2Verdicts(res map[string]*e2Result) map[string]report.Claim {
 	claims := map[string]report.Claim{}
 	have := func(cs ...string) bool {
 		for _, c := range cs {
