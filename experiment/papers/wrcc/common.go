@@ -68,7 +68,7 @@ func seedOf(w float64) int {
 // crossRuns sweeps pattern × load × WRCCT × algorithm. WRCCT is WRCC's
 // period, and the row's seed for every algorithm; since WRCC's patch
 // depends on it, each WRCCT is its own Sweep.
-func crossRuns(sc experiment.Scale, pats []pattern, loads, periods []float64) []experiment.RunSpec {
+func crossRuns(sc experiment.Scale, pats []pattern, loadsAt, periods []float64) []experiment.RunSpec {
 	var runs []experiment.RunSpec
 	for _, w := range periods {
 		wl := experiment.Axis{Name: "workload"}
@@ -79,7 +79,7 @@ func crossRuns(sc experiment.Scale, pats []pattern, loads, periods []float64) []
 				"workload": map[string]any{"cross_dc": map[string]any{"cdf": p.cdf, "duration_ms": d}}}})
 		}
 		ld := experiment.Axis{Name: "load"}
-		for _, l := range loads {
+		for _, l := range loadsAt {
 			ld.Values = append(ld.Values, experiment.Value{Label: fmt.Sprint(l), Patch: map[string]any{"workload": map[string]any{"cross_dc": map[string]any{"load": l}}}})
 		}
 		period := experiment.Axis{Name: "wrcct", Values: []experiment.Value{{Label: fmt.Sprint(w), Patch: map[string]any{"seed": seedOf(w)}}}}
