@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccsim/ccsim/internal/decimal"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -265,11 +266,11 @@ func ParseRate(s string) (int64, error) {
 	if !ok {
 		return 0, fmt.Errorf("invalid rate %q: unknown unit %q (want e.g. Gbps, Mbps, Kbps, bps)", s, unit)
 	}
-	d, err := parseDecimal(num)
+	d, err := decimal.Parse(num)
 	if err != nil {
 		return 0, fmt.Errorf("invalid rate %q: %w", s, err)
 	}
-	v, _, err := d.scale(mul, 0)
+	v, _, err := d.Scale(mul, 0)
 	if err != nil {
 		return 0, fmt.Errorf("invalid rate %q: %w", s, err)
 	}
@@ -288,18 +289,18 @@ func ParseDelay(s string) (sim.Time, error) {
 	if !ok {
 		return 0, fmt.Errorf("invalid delay %q: unknown unit %q (want e.g. ns, us, ms)", s, unit)
 	}
-	d, err := parseDecimal(num)
+	d, err := decimal.Parse(num)
 	if err != nil {
 		return 0, fmt.Errorf("invalid delay %q: %w", s, err)
 	}
-	v, exact, err := d.scale(u.mul, u.exp10)
+	v, exact, err := d.Scale(u.mul, u.exp10)
 	if err != nil {
 		return 0, fmt.Errorf("invalid delay %q: %w", s, err)
 	}
 	if !exact {
 		return 0, fmt.Errorf("delay %q is not a whole number of picoseconds", s)
 	}
-	if v < 0 || d.neg && d.digits != "" {
+	if v < 0 || d.Negative() {
 		return 0, fmt.Errorf("delay %q is negative", s)
 	}
 	return sim.Time(v), nil

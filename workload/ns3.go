@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccsim/ccsim/internal/decimal"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -171,15 +172,15 @@ const maxStartSeconds = 1e6
 // parseSeconds reads a decimal number of seconds exactly into ps, truncating
 // below 1 ps. It accepts an exponent ("2e0") as the reference's strtod does.
 func parseSeconds(s string) (sim.Time, error) {
-	d, err := parseDecimal(s)
+	d, err := decimal.Parse(s)
 	if err != nil {
 		return 0, fmt.Errorf("invalid time %q: %w", s, err)
 	}
-	v, _, err := d.scale(1, 12)
+	v, _, err := d.Scale(1, 12)
 	if err != nil || v > maxStartSeconds*int64(sim.Second) {
 		return 0, fmt.Errorf("time %q s out of range [0, %g]", s, float64(maxStartSeconds))
 	}
-	if v < 0 || d.neg && d.digits != "" {
+	if v < 0 || d.Negative() {
 		return 0, fmt.Errorf("time %q s is negative", s)
 	}
 	return sim.Time(v), nil

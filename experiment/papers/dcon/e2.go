@@ -50,8 +50,8 @@ func e2Runs(sc experiment.Scale) []experiment.RunSpec {
 	for _, kb := range e2SizesKB {
 		sz.Values = append(sz.Values, experiment.Value{Label: fmt.Sprint(kb), Patch: point(e2DefInterval, kb)})
 	}
-	runs := experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{iv}, CC: ccNames(), CCPatch: ccPatch(nil)}.Expand()
-	return append(runs, experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{sz}, CC: ccNames(), CCPatch: ccPatch(nil)}.Expand()...)
+	runs := experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{iv}, CC: algs.CCs(), CCPatch: ccPatch(nil)}.Expand()
+	return append(runs, experiment.Sweep{Base: testbed, Patch: base, Axes: []experiment.Axis{sz}, CC: algs.CCs(), CCPatch: ccPatch(nil)}.Expand()...)
 }
 
 func e2() *experiment.Experiment {
@@ -70,77 +70,28 @@ func e2() *experiment.Experiment {
 	}
 }
 
+// e2Axis is one of Fig. 7's sweeps as the analysis reads it.
+type e2Axis struct {
+	id, name, unit string
+	xs             []float64
+	key            func(x float64, cc string) string
+}
+
+var e2Axes = []e2Axis{
+	{"interval", "interval between a sender's short flows", "µs", e2Intervals, func(x float64, cc string) string { return fmt.Sprintf("interval_us=%v cc=%s", x, cc) }},
+	{"size", "short-flow size", "KB", toF(e2SizesKB), func(x float64, cc string) string { return fmt.Sprintf("size_kb=%v cc=%s", x, cc) }},
+}
+
 func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 	sec := &report.Section{}
-	avg := func(key string) (float64, int, error) {
-		run, err := ctx.Run(key)
-		if err != nil {
-			return math.NaN(), 0, err
-		}
-		recs, err := run.Flows()
-		if err != nil {
-			return math.NaN(), 0, err
-		}
-		s, n, unf := 0.0, 0, 0
-		for _, f := range recs {
-			if !f.Done {
-				unf++
-				continue
-			}
-			s += f.FCT().Microseconds()
-			n++
-		}
-		if unf > 0 {
-			return s / float64(n), unf, fmt.Errorf("%s: %d flows unfinished", key, unf)
-		}
-		return s / float64(n), len(recs), nil
-	}
-	type axis struct {
-		id, name, unit string
-		xs             []float64
-		key            func(x float64, cc string) string
-	}
-	axes := []axis{
-		{"interval", "interval between a sender's short flows", "µs", e2Intervals, func(x float64, cc string) string { return fmt.Sprintf("interval_us=%v cc=%s", x, cc) }},
-		{"size", "short-flow size", "KB", toF(e2SizesKB), func(x float64, cc string) string { return fmt.Sprintf("size_kb=%v cc=%s", x, cc) }},
-	}
 	claims := map[string]report.Claim{}
 	grows := true
 	var notes []string
-	for _, ax := range axes {
-		t := report.Table{ID: ax.id, Title: "Average FCT of the 422 flows (µs) by " + ax.name, Columns: []string{ax.name + " (" + ax.unit + ")"}}
-		fig := report.Figure{ID: ax.id, Title: "Fig. 7 — average FCT by " + ax.name, XLabel: ax.name + " (" + ax.unit + ")", YLabel: "average FCT (µs)"}
+	for _, ax := range e2Axes {
+		vals, t, fig := e2Sweep(ctx, ax, &notes)
 		for _, a := range algs {
-			t.Columns = append(t.Columns, a.name)
-		}
-		vals := map[string][]float64{}
-		for _, x := range ax.xs {
-			row := []string{fmt.Sprint(x)}
-			for _, a := range algs {
-				v, n, err := avg(ax.key(x, a.cc))
-				if err != nil {
-					notes = append(notes, err.Error())
-				}
-				if n > 0 && n != 422 && ctx.Scale == experiment.ScalePaper {
-					notes = append(notes, fmt.Sprintf("%s: %d flows, not 422", ax.key(x, a.cc), n))
-				}
-				vals[a.cc] = append(vals[a.cc], v)
-				row = append(row, f3(v))
-			}
-			t.Rows = append(t.Rows, row)
-		}
-		lowest := true
-		for i := range ax.xs {
-			for _, a := range algs[:3] {
-				if !(vals["dcon"][i] < vals[a.cc][i]) {
-					lowest = false
-				}
-			}
-		}
-		for i, a := range algs {
-			fig.Series = append(fig.Series, report.Series{Label: a.name, X: ax.xs, Y: vals[a.cc], Points: true, Style: i + 1})
 			// intensity grows as the interval shrinks and the size grows
-			v := slices.Clone(vals[a.cc])
+			v := slices.Clone(vals[a.CC])
 			if ax.id == "interval" {
 				slices.Reverse(v)
 			}
@@ -148,27 +99,11 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 				grows = false
 			}
 		}
-		wins := func() string {
-			s := ""
-			for i, x := range ax.xs {
-				best := "DCON"
-				for _, a := range algs {
-					if vals[a.cc][i] < vals[best2cc(best)][i] {
-						best = a.name
-					}
-				}
-				if i > 0 {
-					s += ", "
-				}
-				s += fmt.Sprintf("%v: %s", x, best)
-			}
-			return "lowest by point: " + s
-		}()
-		claims["lowest-"+ax.id] = report.Verdict(wins, lowest, "")
+		claims["lowest-"+ax.id] = report.Verdict(lowestByPoint(ax, vals), dconLowest(ax, vals), "")
 		if ax.id == "interval" {
 			i := slices.Index(ax.xs, 20)
 			d, q := vals["dcon"][i], vals["dcqcn"][i]
-			claims["vs-dcqcn-20us"] = report.Verdict(fmt.Sprintf("%+.0f", pct(d, q)), d < q, fmt.Sprintf("DCON %.0f µs, DCQCN %.0f µs", d, q))
+			claims["vs-dcqcn-20us"] = report.Verdict(fmt.Sprintf("%+.0f", experiment.Pct(d, q)), d < q, fmt.Sprintf("DCON %.0f µs, DCQCN %.0f µs", d, q))
 		}
 		sec.Tables = append(sec.Tables, t)
 		sec.Figures = append(sec.Figures, fig)
@@ -179,15 +114,98 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 	return sec, nil
 }
 
-func best2cc(name string) string {
+// e2Sweep reads one sweep: each algorithm's average FCT per point (NaN
+// where a run is missing; failures and unexpected flow counts noted), as
+// a table and a figure.
+func e2Sweep(ctx *experiment.Context, ax e2Axis, notes *[]string) (map[string][]float64, report.Table, report.Figure) {
+	t := report.Table{ID: ax.id, Title: "Average FCT of the 422 flows (µs) by " + ax.name, Columns: []string{ax.name + " (" + ax.unit + ")"}}
+	fig := report.Figure{ID: ax.id, Title: "Fig. 7 — average FCT by " + ax.name, XLabel: ax.name + " (" + ax.unit + ")", YLabel: "average FCT (µs)"}
 	for _, a := range algs {
-		if a.name == name {
-			return a.cc
-		}
+		t.Columns = append(t.Columns, a.Name)
 	}
-	return name
+	vals := map[string][]float64{}
+	for _, x := range ax.xs {
+		row := []string{fmt.Sprint(x)}
+		for _, a := range algs {
+			v, n, err := avgFCT(ctx, ax.key(x, a.CC))
+			if err != nil {
+				*notes = append(*notes, err.Error())
+			}
+			if n > 0 && n != 422 && ctx.Scale == experiment.ScalePaper {
+				*notes = append(*notes, fmt.Sprintf("%s: %d flows, not 422", ax.key(x, a.CC), n))
+			}
+			vals[a.CC] = append(vals[a.CC], v)
+			row = append(row, experiment.G4DashNaN(v))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	for i, a := range algs {
+		fig.Series = append(fig.Series, report.Series{Label: a.Name, X: ax.xs, Y: vals[a.CC], Points: true, Style: i + 1})
+	}
+	return vals, t, fig
 }
 
+// avgFCT is the average FCT (µs) of a run's finished flows and the number
+// of flows (an error, and the number of unfinished flows, when some did
+// not finish; NaN and 0 when the run is missing).
+func avgFCT(ctx *experiment.Context, key string) (float64, int, error) {
+	run, err := ctx.Run(key)
+	if err != nil {
+		return math.NaN(), 0, err
+	}
+	recs, err := run.Flows()
+	if err != nil {
+		return math.NaN(), 0, err
+	}
+	s, n, unf := 0.0, 0, 0
+	for _, f := range recs {
+		if !f.Done {
+			unf++
+			continue
+		}
+		s += f.FCT().Microseconds()
+		n++
+	}
+	if unf > 0 {
+		return s / float64(n), unf, fmt.Errorf("%s: %d flows unfinished", key, unf)
+	}
+	return s / float64(n), len(recs), nil
+}
+
+// dconLowest reports whether DCON's average FCT is below every baseline's
+// at every point.
+func dconLowest(ax e2Axis, vals map[string][]float64) bool {
+	lowest := true
+	for i := range ax.xs {
+		for _, a := range algs[:3] {
+			if !(vals["dcon"][i] < vals[a.CC][i]) {
+				lowest = false
+			}
+		}
+	}
+	return lowest
+}
+
+// lowestByPoint names the algorithm with the lowest average FCT at each
+// point (DCON on ties and NaNs).
+func lowestByPoint(ax e2Axis, vals map[string][]float64) string {
+	s := ""
+	for i, x := range ax.xs {
+		best := "DCON"
+		for _, a := range algs {
+			if vals[a.CC][i] < vals[algs.CC(best)][i] {
+				best = a.Name
+			}
+		}
+		if i > 0 {
+			s += ", "
+		}
+		s += fmt.Sprintf("%v: %s", x, best)
+	}
+	return "lowest by point: " + s
+}
+
+// toF converts the sizes to the x values of a figure.
 func toF(xs []int64) []float64 {
 	out := make([]float64, len(xs))
 	for i, x := range xs {

@@ -9,14 +9,10 @@
 package dcon
 
 import (
-	"fmt"
-	"math"
-
 	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/topo"
 )
 
 func init() {
@@ -32,12 +28,10 @@ ccsim runs every experiment with its own dcon, dcqcn, swift and pcn. The paper's
 	})
 }
 
-// The testbed's nodes and the ports the paper samples.
-var tb = topo.DCONTestbedNodes()
-
-// The algorithms compared (E2–E3) and their names.
-var algs = []struct{ cc, name string }{
-	{"dcqcn", "DCQCN"}, {"swift", "Swift"}, {"pcn", "PCN"}, {"dcon", "DCON"},
+// algs are the algorithms compared (E2–E3), in the order of the paper's
+// figures, and the names it prints.
+var algs = experiment.Algs{
+	{CC: "dcqcn", Name: "DCQCN"}, {CC: "swift", Name: "Swift"}, {CC: "pcn", Name: "PCN"}, {CC: "dcon", Name: "DCON"},
 }
 
 // paramsMap turns a parameter struct into a patch (its YAML fields).
@@ -84,29 +78,3 @@ func ccPatch(dconParams map[string]any) map[string]map[string]any {
 	}
 	return m
 }
-
-func ccNames() []string {
-	var out []string
-	for _, a := range algs {
-		out = append(out, a.cc)
-	}
-	return out
-}
-
-func nameOf(ccName string) string {
-	for _, a := range algs {
-		if a.cc == ccName {
-			return a.name
-		}
-	}
-	return ccName
-}
-
-func f3(v float64) string {
-	if math.IsNaN(v) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4g", v)
-}
-
-func pct(a, b float64) float64 { return 100 * (a/b - 1) }

@@ -264,10 +264,10 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 		sumP += a
 		sumQ += b
 	}
-	faster := 100 * (float64(sumQ)/float64(sumP) - 1)
+	faster := experiment.Pct(float64(sumQ), float64(sumP))
 	claims["faster50"] = report.Verdict(fmt.Sprintf("%.0f", faster), faster >= 50, fmt.Sprintf("Σ DCQCN %d rounds (never-recovered counted as %d) vs Σ DCQCN-p %d", sumQ, e1Rounds, sumP))
 	meanP, meanQ := meanRc(pp[1:e1Rounds+1]), meanRc(pq[1:e1Rounds+1])
-	higher := 100 * (meanP/meanQ - 1)
+	higher := experiment.Pct(meanP, meanQ)
 	claims["rate50"] = report.Verdict(fmt.Sprintf("%.0f", higher), higher >= 50, fmt.Sprintf("mean R_c %.3f vs %.3f of line rate", meanP, meanQ))
 	sec.Figures = append(sec.Figures, e1Figure("pattern", "10 marks in 100 rounds", pp[:151], pq[:151], 150))
 	sec.Tables = append(sec.Tables, e1Series("pattern", "10 marks in 100 rounds", pp, pq, 150))

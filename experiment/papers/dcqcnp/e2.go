@@ -1,5 +1,8 @@
 package dcqcnp
 
+// E2: the PMTU sweep of the 80-to-1 incast with DCQCN-p (the paper's
+// Figs. 5, 6).
+
 import (
 	"fmt"
 	"math"
@@ -9,12 +12,8 @@ import (
 	"github.com/ccsim/ccsim/report"
 )
 
+// pmtus are the PMTUs of the sweep (B of payload per packet).
 var pmtus = []int{256, 512, 1024, 2048, 4096}
-
-// paperMinRate is the floor of the DCQCN reaction points in the paper-004
-// runs: ns3-rdma's MinRate default, 100 Mb/s (the paper's platform, its
-// ref. [23]; the paper gives none).
-var dcqcnpParams = map[string]any{"min_rate_mbps": 100}
 
 func e2Runs(sc experiment.Scale) []experiment.RunSpec {
 	ax := experiment.Axis{Name: "pmtu"}
@@ -78,7 +77,6 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 		var fx, fy []float64
 		var first, last float64 = math.Inf(1), 0
 		var mid []float64
-		ordered := true
 		for _, s := range snd {
 			ms := float64(s.FCT) / 1e9
 			fx = append(fx, float64(s.Src))
@@ -90,28 +88,7 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 				mid = append(mid, ms)
 			}
 		}
-		// FCT ordered by size: each size class finishes after every
-		// smaller one (5 MB < 10 MB < 150 MB < 200 MB).
-		classMax := map[int64]float64{}
-		classMin := map[int64]float64{}
-		for _, s := range snd {
-			ms := float64(s.FCT) / 1e9
-			if _, ok := classMin[s.Bytes]; !ok {
-				classMin[s.Bytes] = ms
-			}
-			classMax[s.Bytes] = max(classMax[s.Bytes], ms)
-			classMin[s.Bytes] = min(classMin[s.Bytes], ms)
-		}
-		sizes := make([]int64, 0, len(classMax))
-		for b := range classMax {
-			sizes = append(sizes, b)
-		}
-		slices.Sort(sizes)
-		for k := 1; k < len(sizes); k++ {
-			if classMin[sizes[k]] < classMax[sizes[k-1]] {
-				ordered = false
-			}
-		}
+		ordered := sizeOrdered(snd)
 		spread := 0.0
 		if len(mid) > 0 {
 			lo, hi := slices.Min(mid), slices.Max(mid)
@@ -127,7 +104,7 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 		}
 		prevRTT = sum.RTT.MaxUs
 		ok++
-		tab.Rows = append(tab.Rows, []string{fmt.Sprint(m), f3(sum.RTT.MaxUs), f3(sum.RTT.P99Us), f3(bdpKB), f3(first), f3(last), f3(spread),
+		tab.Rows = append(tab.Rows, []string{fmt.Sprint(m), experiment.G4(sum.RTT.MaxUs), experiment.G4(sum.RTT.P99Us), experiment.G4(bdpKB), experiment.G4(first), experiment.G4(last), experiment.G4(spread),
 			fmt.Sprint(sum.PFC.PauseFrames), fmt.Sprint(sum.Events), fmt.Sprintf("%.2f", sum.WallSeconds)})
 		if m == 1024 {
 			claims["max-rtt-1024"] = report.Claim{CCSimValue: fmt.Sprintf("%.0f", sum.RTT.MaxUs*1e3),
@@ -156,8 +133,34 @@ func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
 	return sec, nil
 }
 
-func f3(v float64) string { return fmt.Sprintf("%.4g", v) }
+// sizeOrdered reports whether the senders' FCTs are ordered by size: each
+// size class finishes after every smaller one (5 MB < 10 MB < 150 MB <
+// 200 MB).
+func sizeOrdered(snd []senderFlow) bool {
+	classMax := map[int64]float64{}
+	classMin := map[int64]float64{}
+	for _, s := range snd {
+		ms := float64(s.FCT) / 1e9
+		if _, ok := classMin[s.Bytes]; !ok {
+			classMin[s.Bytes] = ms
+		}
+		classMax[s.Bytes] = max(classMax[s.Bytes], ms)
+		classMin[s.Bytes] = min(classMin[s.Bytes], ms)
+	}
+	sizes := make([]int64, 0, len(classMax))
+	for b := range classMax {
+		sizes = append(sizes, b)
+	}
+	slices.Sort(sizes)
+	for k := 1; k < len(sizes); k++ {
+		if classMin[sizes[k]] < classMax[sizes[k-1]] {
+			return false
+		}
+	}
+	return true
+}
 
+// joinF lists values with four significant digits, comma-separated.
 func joinF(xs []float64) string {
 	s := ""
 	for i, x := range xs {

@@ -1,16 +1,16 @@
 package dcqcnp
 
+// E3: DCQCN-p against DCQCN, TIMELY and DCTCP on the 80-to-1 incast with
+// 4,000 QPs (the paper's Table 4), and Table 4's metrics as ccsim
+// interprets them (docs/metrics.md, paper 004).
+
 import (
 	"fmt"
+	"math"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
 )
-
-// e3Algs are Table 4's columns.
-var e3Algs = []struct{ cc, name string }{
-	{"dcqcn", "DCQCN"}, {"timely", "TIMELY"}, {"dctcp", "DCTCP"}, {"dcqcnp", "DCQCN-p"},
-}
 
 // paperECN is the switch marking of the paper's NS-3 runs (§3.1): K_min
 // 100 KiB, K_max 400 KiB, P_max 0.1 on every port speed.
@@ -39,19 +39,18 @@ var e3CCPatch = map[string]map[string]any{
 	"timely": {"switch": map[string]any{"ecn_rules": paperECN}},
 }
 
+// sensAlgs are the algorithms of the sensitivity runs: the DCQCN reaction
+// points with a 1 Mb/s floor, far below the 6.25 Mb/s fair share of 4,000
+// QPs on 25 Gb/s.
+var sensAlgs = experiment.Algs{algs[0], algs[3]}
+
 func e3Runs(sc experiment.Scale) []experiment.RunSpec {
-	var ccs []string
-	for _, a := range e3Algs {
-		ccs = append(ccs, a.cc)
-	}
-	runs := experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: ccs, CCPatch: e3CCPatch}.Expand()
-	// Sensitivity: the DCQCN reaction points with a 1 Mb/s floor, far
-	// below the 6.25 Mb/s fair share of 4,000 QPs on 25 Gb/s.
+	runs := experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: algs.CCs(), CCPatch: e3CCPatch}.Expand()
 	low := map[string]map[string]any{}
-	for _, cc := range []string{"dcqcn", "dcqcnp"} {
+	for _, cc := range sensAlgs.CCs() {
 		low[cc] = experiment.Merge(e3CCPatch[cc], map[string]any{"params": map[string]any{cc: map[string]any{"min_rate_mbps": 1}}})
 	}
-	return append(runs, experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: []string{"dcqcn", "dcqcnp"}, CCPatch: low,
+	return append(runs, experiment.Sweep{Base: base, Patch: scalePatch(sc), CC: sensAlgs.CCs(), CCPatch: low,
 		Axes: []experiment.Axis{{Name: "minrate", Values: []experiment.Value{{Label: "1"}}}}}.Expand()...)
 }
 
@@ -65,13 +64,13 @@ var table4 = map[string]struct{ minRate, avgTput, ict, cov float64 }{
 
 func e3() *experiment.Experiment {
 	var claims []experiment.Claim
-	for _, a := range e3Algs {
-		t := table4[a.cc]
+	for _, a := range algs {
+		t := table4[a.CC]
 		claims = append(claims,
-			experiment.Claim{ID: "minrate-" + a.cc, Description: a.name + ": minimum rate of the bottleneck link", PaperValue: fmt.Sprint(t.minRate), Unit: "Gb/s"},
-			experiment.Claim{ID: "avgtput-" + a.cc, Description: a.name + ": average throughput of the bottleneck link", PaperValue: fmt.Sprint(t.avgTput), Unit: "Gb/s"},
-			experiment.Claim{ID: "ict-" + a.cc, Description: a.name + ": incast completion time", PaperValue: fmt.Sprint(t.ict), Unit: "µs"},
-			experiment.Claim{ID: "cov-" + a.cc, Description: a.name + ": fairness \"variance\" (CoV of per-sender throughput)", PaperValue: fmt.Sprint(t.cov), Unit: "%"},
+			experiment.Claim{ID: "minrate-" + a.CC, Description: a.Name + ": minimum rate of the bottleneck link", PaperValue: fmt.Sprint(t.minRate), Unit: "Gb/s"},
+			experiment.Claim{ID: "avgtput-" + a.CC, Description: a.Name + ": average throughput of the bottleneck link", PaperValue: fmt.Sprint(t.avgTput), Unit: "Gb/s"},
+			experiment.Claim{ID: "ict-" + a.CC, Description: a.Name + ": incast completion time", PaperValue: fmt.Sprint(t.ict), Unit: "µs"},
+			experiment.Claim{ID: "cov-" + a.CC, Description: a.Name + ": fairness \"variance\" (CoV of per-sender throughput)", PaperValue: fmt.Sprint(t.cov), Unit: "%"},
 		)
 	}
 	claims = append(claims,
@@ -111,39 +110,69 @@ type e3Result struct {
 	queue                    []queueBin
 }
 
+// analyzeE3 reads the four runs of Table 4 and the two sensitivity runs
+// and builds the section: Table 4 beside the paper, the sensitivity and
+// cost tables, the time-series figures, the claims and the notes on why
+// PFC decides this incast.
 func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
-	sec := &report.Section{}
-	res := map[string]*e3Result{}
-	var errs []string
 	window := windowUs(ctx.Scale) * 1e3
-	for _, a := range e3Algs {
-		run, err := ctx.Run("cc=" + a.cc)
+	res, errs, err := readE3(ctx, window)
+	if err != nil {
+		return nil, err
+	}
+	sens, err := sensitivityTable(ctx, window)
+	if err != nil {
+		return nil, err
+	}
+	sec := &report.Section{Tables: []report.Table{table4Table(res), sens, costTable(res)}}
+	if sec.Figures, err = e3Figures(ctx, res); err != nil {
+		return nil, err
+	}
+	sec.Claims = ctx.Claims(e3Verdicts(res))
+	sec.Notes = e3Notes(ctx)
+	if len(errs) > 0 {
+		sec.Notes = append(sec.Notes, "runs missing: "+fmt.Sprint(errs))
+	}
+	return sec, nil
+}
+
+// readE3 reads the metrics of each algorithm's run; a run that is missing
+// is listed in errs, a run whose files cannot be read is an error.
+func readE3(ctx *experiment.Context, window float64) (res map[string]*e3Result, errs []string, err error) {
+	res = map[string]*e3Result{}
+	for _, a := range algs {
+		run, err := ctx.Run("cc=" + a.CC)
 		if err != nil {
 			errs = append(errs, err.Error())
 			continue
 		}
 		r, err := e3Metrics(run, window)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.cc, err)
+			return nil, nil, fmt.Errorf("%s: %w", a.CC, err)
 		}
-		res[a.cc] = r
+		res[a.CC] = r
 	}
 	if len(res) == 0 {
-		return nil, fmt.Errorf("no run finished: %v", errs)
+		return nil, nil, fmt.Errorf("no run finished: %v", errs)
 	}
-	// Table 4, paper beside ccsim.
+	return res, errs, nil
+}
+
+// table4Table is Table 4, the paper's value beside ccsim's for each
+// algorithm, with ccsim's extra rows.
+func table4Table(res map[string]*e3Result) report.Table {
 	t4 := report.Table{ID: "table4", Title: "Table 4 — paper | ccsim", Columns: []string{"metric"}}
-	for _, a := range e3Algs {
-		t4.Columns = append(t4.Columns, a.name+" paper", a.name+" ccsim")
+	for _, a := range algs {
+		t4.Columns = append(t4.Columns, a.Name+" paper", a.Name+" ccsim")
 	}
 	row := func(name string, paper func(string) string, ours func(*e3Result) string) {
 		r := []string{name}
-		for _, a := range e3Algs {
+		for _, a := range algs {
 			v := "—"
-			if x := res[a.cc]; x != nil {
+			if x := res[a.CC]; x != nil {
 				v = ours(x)
 			}
-			r = append(r, paper(a.cc), v)
+			r = append(r, paper(a.CC), v)
 		}
 		t4.Rows = append(t4.Rows, r)
 	}
@@ -152,54 +181,58 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	}
 	none := func(string) string { return "" }
 	row("minimum rate (Gb/s)", p(func(cc string) float64 { return table4[cc].minRate }), func(r *e3Result) string { return minRateStr(r) })
-	row("minimum rate while all senders are active (Gb/s)", none, func(r *e3Result) string {
-		if !r.minActiveOK {
-			return "no whole window"
-		}
-		return f3(r.minActive)
-	})
-	row("average throughput, wire (Gb/s)", p(func(cc string) float64 { return table4[cc].avgTput }), func(r *e3Result) string { return f3(r.avgWire) })
-	row("average throughput, payload (Gb/s)", none, func(r *e3Result) string { return f3(r.avgPay) })
+	row("minimum rate while all senders are active (Gb/s)", none, func(r *e3Result) string { return minActiveStr(r) })
+	row("average throughput, wire (Gb/s)", p(func(cc string) float64 { return table4[cc].avgTput }), func(r *e3Result) string { return experiment.G4(r.avgWire) })
+	row("average throughput, payload (Gb/s)", none, func(r *e3Result) string { return experiment.G4(r.avgPay) })
 	row("incast completion time (µs)", p(func(cc string) float64 { return table4[cc].ict }), func(r *e3Result) string { return ictStr(r) })
-	row("fairness CoV (%)", p(func(cc string) float64 { return table4[cc].cov }), func(r *e3Result) string { return f3(r.cov) })
+	row("fairness CoV (%)", p(func(cc string) float64 { return table4[cc].cov }), func(r *e3Result) string { return experiment.G4(r.cov) })
 	row("congestion events: CNPs received", none, func(r *e3Result) string { return fmt.Sprint(r.cnps) })
 	row("rate decreases", none, func(r *e3Result) string { return fmt.Sprint(r.cuts) })
 	row("PFC pause frames", none, func(r *e3Result) string { return fmt.Sprint(r.pauses) })
-	row("last flow done (ms)", none, func(r *e3Result) string { return f3(r.lastMs) })
-	sec.Tables = append(sec.Tables, t4)
+	row("last flow done (ms)", none, func(r *e3Result) string { return experiment.G4(r.lastMs) })
+	return t4
+}
+
+// sensitivityTable shows the DCQCN reaction points with a 1 Mb/s floor.
+func sensitivityTable(ctx *experiment.Context, window float64) (report.Table, error) {
 	sens := report.Table{ID: "minrate1", Title: "Sensitivity: DCQCN and DCQCN-p with a 1 Mb/s minimum rate (instead of 100 Mb/s)",
 		Columns: []string{"algorithm", "minimum rate (Gb/s)", "min. rate, all senders active (Gb/s)", "average throughput, wire (Gb/s)", "incast completion time (µs)", "fairness CoV (%)", "CNPs", "PFC pauses", "max RTT (µs)", "last flow done (ms)"}}
-	for _, a := range []struct{ cc, name string }{{"dcqcn", "DCQCN"}, {"dcqcnp", "DCQCN-p"}} {
-		run, err := ctx.Run("minrate=1 cc=" + a.cc)
+	for _, a := range sensAlgs {
+		run, err := ctx.Run("minrate=1 cc=" + a.CC)
 		if err != nil {
-			sens.Rows = append(sens.Rows, []string{a.name, "not available: " + err.Error()})
+			sens.Rows = append(sens.Rows, []string{a.Name, "not available: " + err.Error()})
 			continue
 		}
 		r, err := e3Metrics(run, window)
 		if err != nil {
-			return nil, fmt.Errorf("minrate=1 %s: %w", a.cc, err)
+			return sens, fmt.Errorf("minrate=1 %s: %w", a.CC, err)
 		}
 		s, _ := run.Summary()
-		act := "no whole window"
-		if r.minActiveOK {
-			act = f3(r.minActive)
-		}
-		sens.Rows = append(sens.Rows, []string{a.name, minRateStr(r), act, f3(r.avgWire), ictStr(r), f3(r.cov), fmt.Sprint(r.cnps), fmt.Sprint(r.pauses), f3(s.RTT.MaxUs), f3(r.lastMs)})
+		sens.Rows = append(sens.Rows, []string{a.Name, minRateStr(r), minActiveStr(r), experiment.G4(r.avgWire), ictStr(r), experiment.G4(r.cov), fmt.Sprint(r.cnps), fmt.Sprint(r.pauses), experiment.G4(s.RTT.MaxUs), experiment.G4(r.lastMs)})
 	}
-	sec.Tables = append(sec.Tables, sens)
+	return sens, nil
+}
+
+// costTable is the simulation cost of each algorithm's run.
+func costTable(res map[string]*e3Result) report.Table {
 	cost := report.Table{ID: "cost", Title: "Simulation cost (one core)", Columns: []string{"algorithm", "events", "data packets", "wall (s)", "events/s", "ns per data packet"}}
-	for _, a := range e3Algs {
-		if r := res[a.cc]; r != nil {
-			cost.Rows = append(cost.Rows, []string{a.name, fmt.Sprint(r.events), fmt.Sprint(r.dataPkts), fmt.Sprintf("%.3f", r.wall),
-				fmt.Sprintf("%.3g", float64(r.events)/r.wall), fmt.Sprintf("%.0f", r.wall*1e9/float64(r.dataPkts))})
+	for _, a := range algs {
+		if r := res[a.CC]; r != nil {
+			cost.Rows = append(cost.Rows, []string{a.Name, fmt.Sprint(r.events), fmt.Sprint(r.dataPkts), fmt.Sprintf("%.3f", r.wall),
+				experiment.EventsPerSecond(r.events, r.wall), fmt.Sprintf("%.0f", r.wall*1e9/float64(r.dataPkts))})
 		}
 	}
-	sec.Tables = append(sec.Tables, cost)
-	// Figures: receiver link rate and bottleneck queue over time.
+	return cost
+}
+
+// e3Figures are the receiver link's rate, the bottleneck queue and the
+// PAUSE frames over time for every algorithm, and four DCQCN-p senders'
+// throughput.
+func e3Figures(ctx *experiment.Context, res map[string]*e3Result) ([]report.Figure, error) {
 	linkFig := report.Figure{ID: "link-rate", Title: "Receiver link wire rate", XLabel: "time (ms)", YLabel: "Gb/s", Step: true}
 	qFig := report.Figure{ID: "queue", Title: "Bottleneck queue (max per bin)", XLabel: "time (ms)", YLabel: "queue (MB)", Step: true}
-	for i, a := range e3Algs {
-		r := res[a.cc]
+	for i, a := range algs {
+		r := res[a.CC]
 		if r == nil {
 			continue
 		}
@@ -207,49 +240,54 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 		for _, b := range r.link {
 			x, y = append(x, b.Start/1e6), append(y, b.WireG)
 		}
-		linkFig.Series = append(linkFig.Series, report.Series{Label: a.name, X: x, Y: y, Style: i + 1})
+		linkFig.Series = append(linkFig.Series, report.Series{Label: a.Name, X: x, Y: y, Style: i + 1})
 		x, y = nil, nil
 		for _, b := range r.queue {
 			x, y = append(x, b.Start/1e6), append(y, b.Max/1e6)
 		}
-		qFig.Series = append(qFig.Series, report.Series{Label: a.name, X: x, Y: y, Style: i + 1})
+		qFig.Series = append(qFig.Series, report.Series{Label: a.Name, X: x, Y: y, Style: i + 1})
 	}
-	sec.Figures = append(sec.Figures, linkFig, qFig)
+	figs := []report.Figure{linkFig, qFig}
 	pfcFig := report.Figure{ID: "pfc", Title: "PFC PAUSE frames sent to the senders per ms", XLabel: "time (ms)", YLabel: "PAUSE frames per ms", Step: true}
-	for i, a := range e3Algs {
-		if res[a.cc] == nil {
+	for i, a := range algs {
+		if res[a.CC] == nil {
 			continue
 		}
-		run, _ := ctx.Run("cc=" + a.cc)
+		run, _ := ctx.Run("cc=" + a.CC)
 		x, y, err := pausesPerMs(run)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", a.cc, err)
+			return nil, fmt.Errorf("%s: %w", a.CC, err)
 		}
-		pfcFig.Series = append(pfcFig.Series, report.Series{Label: a.name, X: x, Y: y, Style: i + 1})
+		pfcFig.Series = append(pfcFig.Series, report.Series{Label: a.Name, X: x, Y: y, Style: i + 1})
 	}
-	sec.Figures = append(sec.Figures, pfcFig)
+	figs = append(figs, pfcFig)
 	if run, err := ctx.Run("cc=dcqcnp"); err == nil {
 		fig, err := senderRates(run, "DCQCN-p: throughput of four senders (per-flow throughput over time)")
 		if err != nil {
 			return nil, err
 		}
-		sec.Figures = append(sec.Figures, fig)
+		figs = append(figs, fig)
 	}
+	return figs, nil
+}
 
+// e3Verdicts evaluates Table 4's values and the paper's orderings from the
+// runs that finished.
+func e3Verdicts(res map[string]*e3Result) map[string]report.Claim {
 	claims := map[string]report.Claim{}
-	for _, a := range e3Algs {
-		r := res[a.cc]
+	for _, a := range algs {
+		r := res[a.CC]
 		if r == nil {
 			continue
 		}
-		claims["minrate-"+a.cc] = report.Claim{CCSimValue: minRateStr(r)}
-		claims["avgtput-"+a.cc] = report.Claim{CCSimValue: f3(r.avgWire), Note: fmt.Sprintf("payload %.4g Gb/s", r.avgPay)}
-		claims["ict-"+a.cc] = report.Claim{CCSimValue: ictStr(r), Note: r.ictState}
-		claims["cov-"+a.cc] = report.Claim{CCSimValue: f3(r.cov), Note: fmt.Sprintf("over the first %.3g ms", r.covIntervalMs)}
+		claims["minrate-"+a.CC] = report.Claim{CCSimValue: minRateStr(r)}
+		claims["avgtput-"+a.CC] = report.Claim{CCSimValue: experiment.G4(r.avgWire), Note: fmt.Sprintf("payload %.4g Gb/s", r.avgPay)}
+		claims["ict-"+a.CC] = report.Claim{CCSimValue: ictStr(r), Note: r.ictState}
+		claims["cov-"+a.CC] = report.Claim{CCSimValue: experiment.G4(r.cov), Note: fmt.Sprintf("over the first %.3g ms", r.covIntervalMs)}
 	}
 	dp, dq, dt, dc := res["dcqcnp"], res["dcqcn"], res["timely"], res["dctcp"]
 	if dp != nil && dq != nil && dt != nil && dc != nil && dp.minOK && dq.minOK && dt.minOK && dc.minOK {
-		pct := func(a, b float64) float64 { return 100 * (a/b - 1) }
+		pct := experiment.Pct
 		claims["minrate-order"] = report.Verdict(fmt.Sprintf("%+.0f / %+.0f / %+.0f", pct(dp.minRate, dq.minRate), pct(dp.minRate, dt.minRate), pct(dp.minRate, dc.minRate)),
 			dp.minRate > dq.minRate && dp.minRate > dt.minRate && dp.minRate > dc.minRate, "")
 	}
@@ -261,29 +299,42 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 		claims["events"] = report.Claim{CCSimValue: fmt.Sprint(dp.cnps - dq.cnps), Note: fmt.Sprintf("CNPs %d vs %d; rate decreases %d vs %d", dp.cnps, dq.cnps, dp.cuts, dq.cuts)}
 		claims["events-order"] = report.Verdict(fmt.Sprintf("%d vs %d CNPs", dp.cnps, dq.cnps), dp.cnps > dq.cnps, "")
 	}
-	sec.Claims = ctx.Claims(claims)
-	if run, err := ctx.Run("cc=dcqcnp"); err == nil {
-		if recs, err := run.Flows(); err == nil {
-			qps := float64(len(recs))
-			share := 25e9 / qps
-			gap := float64(payloadOf(run)+48) * 8 / share
-			sec.Notes = append(sec.Notes,
-				fmt.Sprintf("Why every algorithm ends up PFC-bound here: %d QPs share the 25 Gb/s link, %.3g Mb/s each, so one QP sends a packet every %.3g ms and can receive a congestion notification at most that often, while the rate-increase timers of DCQCN and DCQCN-p fire every 55 µs (%.0f increase events per possible notification). The floor of 100 Mb/s per QP also keeps the offered load at %.0f Gb/s or more. The 32 MiB buffer fills, PFC paces the senders, and the switch's round robin over its 80 ingress ports gives every sender the same share: hence the tiny fairness CoV (the same under every algorithm) and an incast episode as long as the transfer.", int(qps), share/1e6, gap*1e3, gap/55e-6, qps*0.1),
-				"The minimum rate over the whole transfer is set by its tail: when the last flows are left, their QPs sit at low rates after many cuts and recover in several timer periods (DCQCN-p's additive step starts only after F = 5 events), so the link idles in the last windows. While all senders are active every algorithm keeps the link full (second row).",
-				"The paper's Table 4 values (minimum rates of 9–13 Gb/s, incast completion in 0.2–5 ms, CoV of 15–216 %) imply a network in which rate control, not PFC, decides the shares; with the setup as the paper describes it (4,000 QPs, a 25 Gb/s bottleneck, a 32 MiB buffer, PFC) ccsim finds PFC in control for hundreds of milliseconds. The sensitivity runs show that a 1 Mb/s floor does not change this.")
-		}
+	return claims
+}
+
+// e3Notes explain, from DCQCN-p's run, why PFC and not the rate control
+// decides the shares (none when that run is missing).
+func e3Notes(ctx *experiment.Context) []string {
+	run, err := ctx.Run("cc=dcqcnp")
+	if err != nil {
+		return nil
 	}
-	if len(errs) > 0 {
-		sec.Notes = append(sec.Notes, "runs missing: "+fmt.Sprint(errs))
+	recs, err := run.Flows()
+	if err != nil {
+		return nil
 	}
-	return sec, nil
+	qps := float64(len(recs))
+	share := 25e9 / qps
+	gap := float64(payloadOf(run)+48) * 8 / share
+	return []string{
+		fmt.Sprintf("Why every algorithm ends up PFC-bound here: %d QPs share the 25 Gb/s link, %.3g Mb/s each, so one QP sends a packet every %.3g ms and can receive a congestion notification at most that often, while the rate-increase timers of DCQCN and DCQCN-p fire every 55 µs (%.0f increase events per possible notification). The floor of 100 Mb/s per QP also keeps the offered load at %.0f Gb/s or more. The 32 MiB buffer fills, PFC paces the senders, and the switch's round robin over its 80 ingress ports gives every sender the same share: hence the tiny fairness CoV (the same under every algorithm) and an incast episode as long as the transfer.", int(qps), share/1e6, gap*1e3, gap/55e-6, qps*0.1),
+		"The minimum rate over the whole transfer is set by its tail: when the last flows are left, their QPs sit at low rates after many cuts and recover in several timer periods (DCQCN-p's additive step starts only after F = 5 events), so the link idles in the last windows. While all senders are active every algorithm keeps the link full (second row).",
+		"The paper's Table 4 values (minimum rates of 9–13 Gb/s, incast completion in 0.2–5 ms, CoV of 15–216 %) imply a network in which rate control, not PFC, decides the shares; with the setup as the paper describes it (4,000 QPs, a 25 Gb/s bottleneck, a 32 MiB buffer, PFC) ccsim finds PFC in control for hundreds of milliseconds. The sensitivity runs show that a 1 Mb/s floor does not change this.",
+	}
 }
 
 func minRateStr(r *e3Result) string {
 	if !r.minOK {
 		return "no whole window"
 	}
-	return f3(r.minRate)
+	return experiment.G4(r.minRate)
+}
+
+func minActiveStr(r *e3Result) string {
+	if !r.minActiveOK {
+		return "no whole window"
+	}
+	return experiment.G4(r.minActive)
 }
 
 func ictStr(r *e3Result) string {
@@ -390,4 +441,169 @@ func senderRates(run *experiment.RunRef, title string) (report.Figure, error) {
 		fig.Series = append(fig.Series, report.Series{Label: fmt.Sprintf("sender %d (%s)", sid, []string{"150 MB", "200 MB", "10 MB", "5 MB"}[i]), X: x, Y: y, Style: i + 1})
 	}
 	return fig, nil
+}
+
+// windowUs is the window of the minimum-rate metric at a scale.
+func windowUs(sc experiment.Scale) float64 { return experiment.AtScale(sc, 10.0, 100.0) }
+
+// linkBin is one bin of link_rate.csv for the receiver's link.
+type linkBin struct {
+	Start, Len     float64 // ns
+	Wire, Payload  int64   // bytes
+	WireG, PayLoad float64 // Gb/s
+}
+
+func receiverLink(run *experiment.RunRef) ([]linkBin, error) {
+	t, err := run.Table("link_rate.csv")
+	if err != nil {
+		return nil, err
+	}
+	v, err := t.FloatCols("bin_start_ns", "bin_ns", "node", "port", "wire_bytes", "payload_bytes", "wire_gbps", "payload_gbps")
+	if err != nil {
+		return nil, err
+	}
+	var out []linkBin
+	for k := range t.Rows {
+		if v[2][k] != switchID || v[3][k] != recvPort {
+			continue
+		}
+		out = append(out, linkBin{Start: v[0][k], Len: v[1][k], Wire: int64(v[4][k]), Payload: int64(v[5][k]), WireG: v[6][k], PayLoad: v[7][k]})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("link_rate.csv has no rows of switch %d port %d", switchID, recvPort)
+	}
+	return out, nil
+}
+
+// queueBin is one bin of queue_series.csv for the bottleneck port.
+type queueBin struct {
+	Start          float64 // ns
+	Min, Mean, Max float64 // bytes
+}
+
+func bottleneckQueue(run *experiment.RunRef) ([]queueBin, error) {
+	t, err := run.Table("queue_series.csv")
+	if err != nil {
+		return nil, err
+	}
+	v, err := t.FloatCols("bin_start_ns", "node", "port", "min_bytes", "mean_bytes", "max_bytes")
+	if err != nil {
+		return nil, err
+	}
+	var out []queueBin
+	for k := range t.Rows {
+		if v[1][k] == switchID && v[2][k] == recvPort {
+			out = append(out, queueBin{Start: v[0][k], Min: v[3][k], Mean: v[4][k], Max: v[5][k]})
+		}
+	}
+	return out, nil
+}
+
+// minRate is the minimum over whole windows of the receiver link's wire
+// rate, after the first window and before the last flow finishes
+// (docs/metrics.md, paper 004 "minimum rate"); ok is false when there is
+// no such window.
+func minRate(bins []linkBin, window float64, lastFinishNs float64) (gbps float64, ok bool) {
+	gbps = math.Inf(1)
+	for _, b := range bins {
+		if b.Len < window || b.Start < window || b.Start+b.Len > lastFinishNs {
+			continue
+		}
+		gbps = min(gbps, b.WireG)
+		ok = true
+	}
+	return gbps, ok
+}
+
+// meanRate is the receiver link's mean wire and payload rate from the
+// first flow start to the last flow finish.
+func meanRate(bins []linkBin, lastFinishNs float64) (wire, payload float64) {
+	var w, p int64
+	for _, b := range bins {
+		if b.Start < lastFinishNs {
+			w += b.Wire
+			p += b.Payload
+		}
+	}
+	return float64(w) * 8 / lastFinishNs, float64(p) * 8 / lastFinishNs
+}
+
+// kminBytes is the paper's K_min, 100 KiB (§3.1): the bottleneck queue
+// falling below it ends the incast episode.
+const kminBytes = 100 << 10
+
+// incastCompletion is the time from the synchronous start until the
+// bottleneck queue first drains below K_min after exceeding it (paper
+// 004's "incast completion time", interpreted). state says "ok", "never
+// congested" (0) or "never drained" (the end of the samples).
+func incastCompletion(q []queueBin) (ns float64, state string) {
+	exceeded := false
+	for _, b := range q {
+		if !exceeded {
+			// the episode starts in the first bin in which the queue
+			// reached K_min; it ends in the first later bin that holds a
+			// sample below K_min
+			exceeded = b.Max >= kminBytes
+			continue
+		}
+		if b.Min < kminBytes {
+			return b.Start, "ok"
+		}
+	}
+	if !exceeded {
+		return 0, "never congested"
+	}
+	if len(q) == 0 {
+		return 0, "no samples"
+	}
+	return q[len(q)-1].Start, "never drained"
+}
+
+// fairnessCoV is the coefficient of variation (std/mean, population) of
+// the senders' throughput over the interval in which all are active: from
+// the start until the first sender completes (whole flow-rate bins only).
+func fairnessCoV(run *experiment.RunRef, senders []senderFlow) (cov float64, intervalNs float64, err error) {
+	first := math.Inf(1) // ns
+	for _, s := range senders {
+		if s.FCT > 0 {
+			first = min(first, (s.Start + s.FCT).Nanoseconds())
+		}
+	}
+	t, err := run.Table("flow_rate.csv")
+	if err != nil {
+		return 0, 0, err
+	}
+	v, err := t.FloatCols("bin_start_ns", "bin_ns", "src", "bytes")
+	if err != nil {
+		return 0, 0, err
+	}
+	start, length, src, bytes := v[0], v[1], v[2], v[3]
+	per := map[int]float64{}
+	end := 0.0
+	for k := range start {
+		if start[k]+length[k] <= first {
+			per[int(src[k])] += bytes[k]
+			end = max(end, start[k]+length[k])
+		}
+	}
+	if end == 0 || len(per) == 0 {
+		return 0, 0, fmt.Errorf("no whole flow-rate bin before the first sender finished (%.0f ns)", first)
+	}
+	var xs []float64
+	for _, s := range senders {
+		xs = append(xs, per[s.Src]*8/end)
+	}
+	mean, sd := meanSD(xs)
+	return 100 * sd / mean, end, nil
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)))
 }

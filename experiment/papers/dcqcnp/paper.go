@@ -21,3 +21,15 @@ ccsim runs every experiment with its own DCQCN-p (algorithm dcqcnp) and baseline
 		Experiments: []*experiment.Experiment{e1(), e2(), e3()},
 	})
 }
+
+// algs are the algorithms of the paper's comparison (E3, Table 4's
+// columns) and the names it prints.
+var algs = experiment.Algs{
+	{CC: "dcqcn", Name: "DCQCN"}, {CC: "timely", Name: "TIMELY"}, {CC: "dctcp", Name: "DCTCP"}, {CC: "dcqcnp", Name: "DCQCN-p"},
+}
+
+// dcqcnpParams are DCQCN-p's parameters in every simulated run (E2, E3):
+// its defaults with the floor of the DCQCN reaction points in the paper's
+// runs, ns3-rdma's MinRate default of 100 Mb/s (the paper's platform, its
+// ref. [23]; the paper gives none).
+var dcqcnpParams = map[string]any{"min_rate_mbps": 100}

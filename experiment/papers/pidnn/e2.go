@@ -70,11 +70,7 @@ func e2Patch(sc experiment.Scale) map[string]any {
 }
 
 func e2Runs(sc experiment.Scale) []experiment.RunSpec {
-	var runs []experiment.RunSpec
-	for _, c := range e2Algs {
-		runs = append(runs, experiment.RunSpec{Key: "cc=" + c, Base: fat320, CC: c, Patch: e2Patch(sc)})
-	}
-	return runs
+	return experiment.Sweep{Base: fat320, Patch: e2Patch(sc), CC: e2Algs}.Expand()
 }
 
 // backgroundBins is Table 8's metric: the background flows (every flow not
@@ -164,74 +160,100 @@ Claims: "small flows" are bins 1–18 (labels up to 124 KB in the paper), WIN's 
 			{ID: "pidnn-p95-10m", Description: "PIDNN's p95 slowdown of the largest flows (last bin)", PaperValue: "98.729"},
 			{ID: "win-p95-300b", Description: "PIDNN+RTTch+WIN's p95 slowdown of the smallest flows (first bin)", PaperValue: "1.560"},
 		},
-		Runs: e2Runs,
-		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
-			res := map[string]*e2Result{}
-			sec := &report.Section{}
-			for _, c := range e2Algs {
-				r, err := readE2(ctx, c)
-				if err != nil {
-					sec.Notes = append(sec.Notes, err.Error())
-					continue
-				}
-				res[c] = r
-			}
-			cols := []string{"bin", "size (ccsim)", "size (paper)"}
-			for _, c := range e2Algs {
-				cols = append(cols, nameOf(c)+", ccsim", nameOf(c)+", paper")
-			}
-			t := report.Table{ID: "table8", Title: "Table 8 — 95th-percentile FCT slowdown of the background flows by size bin, ccsim beside the paper", Columns: cols}
-			fig := report.Figure{ID: "p95", Title: "95th-percentile slowdown by size bin (solid: ccsim; dashed: paper)", XLabel: "bin (5 % of the flows each, by size)", YLabel: "p95 slowdown", LogY: true}
-			for k := range nBins {
-				row := []string{fmt.Sprint(k + 1), "", table8[k].label}
-				for _, c := range e2Algs {
-					if r := res[c]; r != nil {
-						if row[1] == "" {
-							row[1] = sizeLabel(r.bins[k].MaxSizeBytes)
-						}
-						row = append(row, fmt.Sprintf("%.3f", r.bins[k].P95))
-					} else {
-						row = append(row, "—")
-					}
-					row = append(row, fmt.Sprintf("%.3f", table8[k].p95[idx(c)]))
-				}
-				t.Rows = append(t.Rows, row)
-			}
-			sec.Tables = append(sec.Tables, t)
-			for i, c := range e2Algs {
-				var x, y, py []float64
-				for k := range nBins {
-					x = append(x, float64(k+1))
-					py = append(py, table8[k].p95[i])
-					if r := res[c]; r != nil {
-						y = append(y, r.bins[k].P95)
-					}
-				}
-				if res[c] != nil {
-					fig.Series = append(fig.Series, report.Series{Label: nameOf(c), X: x, Y: y, Style: i + 1, Points: true})
-				}
-				fig.Series = append(fig.Series, report.Series{Label: nameOf(c) + " (paper)", X: x, Y: py, Style: i + 1, Dashed: true})
-			}
-			sec.Figures = append(sec.Figures, fig)
-			cost := report.Table{ID: "cost", Title: "E2 runs: flows, wall time and events", Columns: []string{"algorithm", "background flows", "incast flows", "unfinished", "simulated end (ms)", "events", "wall (s)", "events/s"}}
-			for _, c := range e2Algs {
-				if r := res[c]; r != nil {
-					cost.Rows = append(cost.Rows, []string{nameOf(c), fmt.Sprint(r.background), fmt.Sprint(r.incast), fmt.Sprint(r.unfinishedAll), f4(r.simEndMs), fmt.Sprint(r.events), fmt.Sprintf("%.1f", r.wall), fmt.Sprintf("%.3g", float64(r.events)/r.wall)})
-					if r.unfinished > 0 {
-						why := ""
-						if r.drops > 0 && r.dataDropped == 0 {
-							// every payload byte arrived: the flows wait for a final ACK that a switch dropped
-							why = fmt.Sprintf(" Every payload byte was delivered; the run dropped %d packets, all ACKs or other control packets: the NIC sends ACKs in the high-priority class that PFC never pauses, while switches admit and queue them in the data class (the reference simulator's behaviour, docs/reference-simulator.md §11 D5), so a paused ToR ingress can overflow its headroom with ACKs; with PFC on there is no retransmission timeout, so a flow whose last ACK is lost never completes (as in the reference). switch.ctrl_high_prio: true avoids it.", r.drops)
-						}
-						sec.Notes = append(sec.Notes, fmt.Sprintf("%s: %d background flows did not finish by the stop time; the bins hold finished flows only.%s", nameOf(c), r.unfinished, why))
-					}
-				}
-			}
-			sec.Tables = append(sec.Tables, cost)
-			sec.Claims = ctx.Claims(e2Claims(res))
-			return sec, nil
-		},
+		Runs:    e2Runs,
+		Analyze: analyzeE2,
 	}
+}
+
+// analyzeE2 reads the seven runs: Table 8 beside the paper, the p95
+// figure, the cost table and the claims.
+func analyzeE2(ctx *experiment.Context) (*report.Section, error) {
+	res := map[string]*e2Result{}
+	sec := &report.Section{}
+	for _, c := range e2Algs {
+		r, err := readE2(ctx, c)
+		if err != nil {
+			sec.Notes = append(sec.Notes, err.Error())
+			continue
+		}
+		res[c] = r
+	}
+	sec.Tables = append(sec.Tables, table8Table(res))
+	sec.Figures = append(sec.Figures, p95Figure(res))
+	cost, notes := e2Cost(res)
+	sec.Tables = append(sec.Tables, cost)
+	sec.Notes = append(sec.Notes, notes...)
+	sec.Claims = ctx.Claims(e2Verdicts(res))
+	return sec, nil
+}
+
+// table8Table is Table 8: the p95 slowdown per size bin, ccsim beside the
+// paper for each algorithm.
+func table8Table(res map[string]*e2Result) report.Table {
+	cols := []string{"bin", "size (ccsim)", "size (paper)"}
+	for _, c := range e2Algs {
+		cols = append(cols, algs.Name(c)+", ccsim", algs.Name(c)+", paper")
+	}
+	t := report.Table{ID: "table8", Title: "Table 8 — 95th-percentile FCT slowdown of the background flows by size bin, ccsim beside the paper", Columns: cols}
+	for k := range nBins {
+		row := []string{fmt.Sprint(k + 1), "", table8[k].label}
+		for _, c := range e2Algs {
+			if r := res[c]; r != nil {
+				if row[1] == "" {
+					row[1] = sizeLabel(r.bins[k].MaxSizeBytes)
+				}
+				row = append(row, fmt.Sprintf("%.3f", r.bins[k].P95))
+			} else {
+				row = append(row, "—")
+			}
+			row = append(row, fmt.Sprintf("%.3f", table8[k].p95[idx(c)]))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// p95Figure plots Table 8, ccsim solid and the paper dashed.
+func p95Figure(res map[string]*e2Result) report.Figure {
+	fig := report.Figure{ID: "p95", Title: "95th-percentile slowdown by size bin (solid: ccsim; dashed: paper)", XLabel: "bin (5 % of the flows each, by size)", YLabel: "p95 slowdown", LogY: true}
+	for i, c := range e2Algs {
+		var x, y, py []float64
+		for k := range nBins {
+			x = append(x, float64(k+1))
+			py = append(py, table8[k].p95[i])
+			if r := res[c]; r != nil {
+				y = append(y, r.bins[k].P95)
+			}
+		}
+		if res[c] != nil {
+			fig.Series = append(fig.Series, report.Series{Label: algs.Name(c), X: x, Y: y, Style: i + 1, Points: true})
+		}
+		fig.Series = append(fig.Series, report.Series{Label: algs.Name(c) + " (paper)", X: x, Y: py, Style: i + 1, Dashed: true})
+	}
+	return fig
+}
+
+// e2Cost is the runs' flows, simulated end, events and wall time, with a
+// note for each run whose background flows did not all finish.
+func e2Cost(res map[string]*e2Result) (report.Table, []string) {
+	var notes []string
+	cost := report.Table{ID: "cost", Title: "E2 runs: flows, wall time and events", Columns: []string{"algorithm", "background flows", "incast flows", "unfinished", "simulated end (ms)", "events", "wall (s)", "events/s"}}
+	for _, c := range e2Algs {
+		r := res[c]
+		if r == nil {
+			continue
+		}
+		cost.Rows = append(cost.Rows, []string{algs.Name(c), fmt.Sprint(r.background), fmt.Sprint(r.incast), fmt.Sprint(r.unfinishedAll), experiment.G4Dash(r.simEndMs), fmt.Sprint(r.events), fmt.Sprintf("%.1f", r.wall), experiment.EventsPerSecond(r.events, r.wall)})
+		if r.unfinished > 0 {
+			why := ""
+			if r.drops > 0 && r.dataDropped == 0 {
+				// every payload byte arrived: the flows wait for a final ACK that a switch dropped
+				why = fmt.Sprintf(" Every payload byte was delivered; the run dropped %d packets, all ACKs or other control packets: the NIC sends ACKs in the high-priority class that PFC never pauses, while switches admit and queue them in the data class (the reference simulator's behaviour, docs/reference-simulator.md §11 D5), so a paused ToR ingress can overflow its headroom with ACKs; with PFC on there is no retransmission timeout, so a flow whose last ACK is lost never completes (as in the reference). switch.ctrl_high_prio: true avoids it.", r.drops)
+			}
+			notes = append(notes, fmt.Sprintf("%s: %d background flows did not finish by the stop time; the bins hold finished flows only.%s", algs.Name(c), r.unfinished, why))
+		}
+	}
+	return cost, notes
 }
 
 func idx(c string) int {
@@ -248,9 +270,9 @@ func p95(res map[string]*e2Result, c string, k int) float64 {
 	return res[c].bins[k-1].P95
 }
 
-// e2Claims evaluates E2's claims from the runs that succeeded (a claim
+// e2Verdicts evaluates E2's claims from the runs that succeeded (a claim
 // whose algorithms are missing is left out, and reported missing).
-func e2Claims(res map[string]*e2Result) map[string]report.Claim {
+func e2Verdicts(res map[string]*e2Result) map[string]report.Claim {
 	claims := map[string]report.Claim{}
 	have := func(cs ...string) bool {
 		for _, c := range cs {

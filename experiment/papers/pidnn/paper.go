@@ -9,12 +9,7 @@
 // incasts on the 320-host fat-tree (E2, Table 8).
 package pidnn
 
-import (
-	"fmt"
-	"math"
-
-	"github.com/ccsim/ccsim/experiment"
-)
+import "github.com/ccsim/ccsim/experiment"
 
 func init() {
 	experiment.Register(&experiment.Paper{
@@ -29,22 +24,10 @@ ccsim runs every experiment with its own pidnn, pid, pidnn+rttch, pidnn+rttch+wi
 	})
 }
 
-// names of the algorithms as the paper writes them
-var names = map[string]string{
-	"pidnn": "LSTM+PID", "pid": "PID only", "pidnn+rttch": "PIDNN+RTTch", "pidnn+rttch+win": "PIDNN+RTTch+WIN",
-	"hpcc": "HPCC", "timely": "TIMELY", "dctcp": "DCTCP", "dcqcn": "DCQCN",
-}
-
-func nameOf(c string) string {
-	if n, ok := names[c]; ok {
-		return n
-	}
-	return c
-}
-
-func f4(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4g", v)
+// algs are the algorithms of the paper's experiments and the names it
+// prints (the order is that of this table only: each experiment lists its
+// own).
+var algs = experiment.Algs{
+	{CC: "pidnn", Name: "LSTM+PID"}, {CC: "pid", Name: "PID only"}, {CC: "pidnn+rttch", Name: "PIDNN+RTTch"}, {CC: "pidnn+rttch+win", Name: "PIDNN+RTTch+WIN"},
+	{CC: "hpcc", Name: "HPCC"}, {CC: "timely", Name: "TIMELY"}, {CC: "dctcp", Name: "DCTCP"}, {CC: "dcqcn", Name: "DCQCN"},
 }

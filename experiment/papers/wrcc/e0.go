@@ -21,30 +21,25 @@ const (
 // e0Algs are the algorithms of Fig. 2, then WRCC and BiCC for comparison.
 var e0Algs = []string{"dcqcn", "hpcc", "wrcc", "bicc"}
 
-func e0StopMs(sc experiment.Scale) float64 {
-	if sc == experiment.ScaleQuick {
-		return 4
-	}
-	return 20
-}
+// e0StopMs is the length of E0's runs at a scale.
+func e0StopMs(sc experiment.Scale) float64 { return experiment.AtScale(sc, 4.0, 20.0) }
 
 func e0Runs(sc experiment.Scale) []experiment.RunSpec {
-	var runs []experiment.RunSpec
-	for _, c := range e0Algs {
-		runs = append(runs, experiment.RunSpec{Key: "cc=" + c, Base: motivation, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
-	}
-	for _, c := range e0Algs {
-		runs = append(runs, experiment.RunSpec{Key: "c1 cc=" + c, Base: motivation1, CC: c, Patch: map[string]any{"stop_ms": e0StopMs(sc)}})
+	stop := map[string]any{"stop_ms": e0StopMs(sc)}
+	runs := experiment.Sweep{Base: motivation, Patch: stop, CC: e0Algs}.Expand()
+	// congestion 1: its keys carry the prefix "c1" (not an axis=value
+	// pair)
+	for _, r := range (experiment.Sweep{Base: motivation1, Patch: stop, CC: e0Algs}).Expand() {
+		r.Key = "c1 " + r.Key
+		runs = append(runs, r)
 	}
 	// sensitivity of congestion 2 to the intra-DC switches' buffer (the
 	// paper's §2.2 gives none for this experiment)
+	buf := experiment.Axis{Name: "buffer"}
 	for _, mb := range e0Buffers[1:] {
-		for _, c := range e0Algs[:2] {
-			runs = append(runs, experiment.RunSpec{Key: e0BufKey(mb, c), Base: motivation, CC: c,
-				Patch: map[string]any{"stop_ms": e0StopMs(sc), "switch": map[string]any{"buffer_mb": mb}}})
-		}
+		buf.Values = append(buf.Values, experiment.Value{Label: fmt.Sprint(mb), Patch: map[string]any{"switch": map[string]any{"buffer_mb": mb}}})
 	}
-	return runs
+	return append(runs, experiment.Sweep{Base: motivation, Patch: stop, Axes: []experiment.Axis{buf}, CC: e0Algs[:2]}.Expand()...)
 }
 
 // e0Buffers are the intra-DC buffer sizes (MB) of the sensitivity table;
@@ -170,95 +165,119 @@ func e0() *experiment.Experiment {
 			{ID: "c1-victim-pfc", Description: "congestion 1: the intra-DC victim flow sharing the cross-DC flows' path suffers PFC pauses under DCQCN and HPCC", PaperValue: "yes", Verdict: true},
 			{ID: "no-convergence", Description: "neither DCQCN nor HPCC makes Flow1 and Flow3 converge for a long time (ccsim: not within the run)", PaperValue: "yes", Verdict: true},
 		},
-		Runs: e0Runs,
-		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
-			sec := &report.Section{}
-			res := map[string]*e0Result{}
-			var notes []string
-			for _, c := range e0Algs {
-				r, err := readE0(ctx, c)
-				if err != nil {
-					notes = append(notes, err.Error())
-					continue
-				}
-				res[c] = r
-			}
-			t := report.Table{ID: "queue", Title: "SW2 → R1 queue (MB) and convergence of Flow1 and Flow3", Columns: []string{"algorithm", "samples", "p30", "p50", "p80", "max", "> 1 MB (%)", "> 1.8 MB (%)", "converged from (ms)", "rate gap, last quarter (%)"}}
-			cdf := report.Figure{ID: "queue-cdf", Title: "CDF of SW2's queue towards R1", XLabel: "queue length (MB)", YLabel: "fraction of samples"}
-			for k, c := range e0Algs {
-				r := res[c]
-				if r == nil {
-					continue
-				}
-				mb := func(p float64) string { return f3(metrics.Percentile(r.q, p) / 1e6) }
-				conv := "never"
-				if !math.IsNaN(r.convergeMs) {
-					conv = f3(r.convergeMs)
-				}
-				t.Rows = append(t.Rows, []string{nameOf(c), fmt.Sprint(len(r.q)), mb(0.3), mb(0.5), mb(0.8), f3(r.q[len(r.q)-1] / 1e6),
-					f3(100 * above(r.q, 1e6)), f3(100 * above(r.q, 1.8e6)), conv, f3(100 * r.lastGap)})
-				var x, y []float64
-				for i := 0; i < 200; i++ {
-					p := float64(i) / 199
-					x = append(x, metrics.Percentile(r.q, p)/1e6)
-					y = append(y, p)
-				}
-				cdf.Series = append(cdf.Series, report.Series{Label: nameOf(c), X: x, Y: y, Style: k + 1})
-				fig := report.Figure{ID: c + "-rates", Title: nameOf(c) + ": Flow1 (cross-DC) and Flow3 (intra-DC) rates", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
-				fig.Series = append(fig.Series, report.Series{Label: "Flow1 S1 → R1 (cross-DC)", X: r.t[0], Y: r.gbps[0], Style: 1}, report.Series{Label: "Flow3 S4 → R1 (intra-DC)", X: r.t[1], Y: r.gbps[1], Style: 2})
-				sec.Figures = append(sec.Figures, fig)
-			}
-			sec.Tables = append(sec.Tables, t)
-			sec.Figures = append(sec.Figures, cdf)
-			claims := map[string]report.Claim{}
-			if r := res["dcqcn"]; r != nil {
-				f := 100 * above(r.q, 1e6)
-				claims["dcqcn-q70-1mb"] = report.Verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
-			}
-			if r := res["hpcc"]; r != nil {
-				f := 100 * above(r.q, 1.8e6)
-				claims["hpcc-q70-1.8mb"] = report.Verdict(f3(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
-				m := r.q[len(r.q)-1] / 1e6
-				claims["hpcc-qmax"] = report.Verdict(f3(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
-			}
-			if res["dcqcn"] != nil && res["hpcc"] != nil {
-				d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
-				val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
-				claims["no-convergence"] = report.Verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
-			}
-			// buffer sensitivity
-			bt := report.Table{ID: "buffer", Title: "Congestion 2: SW2's queue towards R1 by the intra-DC switches' buffer size (dynamic PFC thresholds scale with it)", Columns: []string{"buffer (MB)", "algorithm", "p50 (MB)", "max (MB)", "> 1 MB (%)", "> 1.8 MB (%)"}}
-			bufNote := ""
-			for _, mb := range e0Buffers {
-				for _, c := range e0Algs[:2] {
-					r, err := readE0Key(ctx, e0BufKey(mb, c))
-					if err != nil {
-						notes = append(notes, err.Error())
-						continue
-					}
-					mx := r.q[len(r.q)-1] / 1e6
-					bt.Rows = append(bt.Rows, []string{fmt.Sprint(mb), nameOf(c), f3(metrics.Percentile(r.q, 0.5) / 1e6), f3(mx), f3(100 * above(r.q, 1e6)), f3(100 * above(r.q, 1.8e6))})
-					if c == "hpcc" {
-						bufNote += fmt.Sprintf("%v MB: max %.2f MB, %.0f %% > 1.8 MB; ", mb, mx, 100*above(r.q, 1.8e6))
-					}
-				}
-			}
-			sec.Tables = append(sec.Tables, bt)
-			if cl, ok := claims["hpcc-qmax"]; ok {
-				cl.Note += "; HPCC by intra-DC buffer: " + bufNote + "DCQCN's queue does not depend on it (RED keeps it under 1.2 MB)"
-				claims["hpcc-qmax"] = cl
-			}
-			c1, c1notes := analyzeC1(ctx, sec)
-			notes = append(notes, c1notes...)
-			if d, h := c1["dcqcn"], c1["hpcc"]; d != nil && h != nil {
-				claims["c1-victim-pfc"] = report.Verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
-					fmt.Sprintf("the victim's NIC paused by PFC; it gets under a tenth of its fair share in %.0f %% (DCQCN) and %.0f %% (HPCC) of the 100-µs bins, the cross-DC senders are paused %.0f µs (DCQCN) and %.0f µs (HPCC) each", d.starved, h.starved, d.pausedUs[0], h.pausedUs[0]))
-			}
-			sec.Claims = ctx.Claims(claims)
-			sec.Notes = notes
-			return sec, nil
-		},
+		Runs:    e0Runs,
+		Analyze: analyzeE0,
 	}
+}
+
+func analyzeE0(ctx *experiment.Context) (*report.Section, error) {
+	sec := &report.Section{}
+	res := map[string]*e0Result{}
+	var notes []string
+	for _, c := range e0Algs {
+		r, err := readE0(ctx, c)
+		if err != nil {
+			notes = append(notes, err.Error())
+			continue
+		}
+		res[c] = r
+	}
+	t, cdf, rates := e0QueueTable(res)
+	sec.Tables = append(sec.Tables, t)
+	sec.Figures = append(append(sec.Figures, rates...), cdf)
+	claims := e0Claims(res)
+	bt, bufNote := e0BufferTable(ctx, &notes)
+	sec.Tables = append(sec.Tables, bt)
+	if cl, ok := claims["hpcc-qmax"]; ok {
+		cl.Note += "; HPCC by intra-DC buffer: " + bufNote + "DCQCN's queue does not depend on it (RED keeps it under 1.2 MB)"
+		claims["hpcc-qmax"] = cl
+	}
+	c1, c1notes := analyzeC1(ctx, sec)
+	notes = append(notes, c1notes...)
+	if d, h := c1["dcqcn"], c1["hpcc"]; d != nil && h != nil {
+		claims["c1-victim-pfc"] = report.Verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
+			fmt.Sprintf("the victim's NIC paused by PFC; it gets under a tenth of its fair share in %.0f %% (DCQCN) and %.0f %% (HPCC) of the 100-µs bins, the cross-DC senders are paused %.0f µs (DCQCN) and %.0f µs (HPCC) each", d.starved, h.starved, d.pausedUs[0], h.pausedUs[0]))
+	}
+	sec.Claims = ctx.Claims(claims)
+	sec.Notes = notes
+	return sec, nil
+}
+
+// e0QueueTable is congestion 2's queue and convergence per algorithm, the
+// queue's CDF, and each algorithm's two flow rates.
+func e0QueueTable(res map[string]*e0Result) (report.Table, report.Figure, []report.Figure) {
+	f := experiment.G4Dash
+	t := report.Table{ID: "queue", Title: "SW2 → R1 queue (MB) and convergence of Flow1 and Flow3", Columns: []string{"algorithm", "samples", "p30", "p50", "p80", "max", "> 1 MB (%)", "> 1.8 MB (%)", "converged from (ms)", "rate gap, last quarter (%)"}}
+	cdf := report.Figure{ID: "queue-cdf", Title: "CDF of SW2's queue towards R1", XLabel: "queue length (MB)", YLabel: "fraction of samples"}
+	var rates []report.Figure
+	for k, c := range e0Algs {
+		r := res[c]
+		if r == nil {
+			continue
+		}
+		mb := func(p float64) string { return f(metrics.Percentile(r.q, p) / 1e6) }
+		conv := "never"
+		if !math.IsNaN(r.convergeMs) {
+			conv = f(r.convergeMs)
+		}
+		t.Rows = append(t.Rows, []string{algs.Name(c), fmt.Sprint(len(r.q)), mb(0.3), mb(0.5), mb(0.8), f(r.q[len(r.q)-1] / 1e6),
+			f(100 * above(r.q, 1e6)), f(100 * above(r.q, 1.8e6)), conv, f(100 * r.lastGap)})
+		var x, y []float64
+		for i := 0; i < 200; i++ {
+			p := float64(i) / 199
+			x = append(x, metrics.Percentile(r.q, p)/1e6)
+			y = append(y, p)
+		}
+		cdf.Series = append(cdf.Series, report.Series{Label: algs.Name(c), X: x, Y: y, Style: k + 1})
+		fig := report.Figure{ID: c + "-rates", Title: algs.Name(c) + ": Flow1 (cross-DC) and Flow3 (intra-DC) rates", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
+		fig.Series = append(fig.Series, report.Series{Label: "Flow1 S1 → R1 (cross-DC)", X: r.t[0], Y: r.gbps[0], Style: 1}, report.Series{Label: "Flow3 S4 → R1 (intra-DC)", X: r.t[1], Y: r.gbps[1], Style: 2})
+		rates = append(rates, fig)
+	}
+	return t, cdf, rates
+}
+
+// e0Claims evaluates Fig. 2's claims on congestion 2.
+func e0Claims(res map[string]*e0Result) map[string]report.Claim {
+	claims := map[string]report.Claim{}
+	if r := res["dcqcn"]; r != nil {
+		f := 100 * above(r.q, 1e6)
+		claims["dcqcn-q70-1mb"] = report.Verdict(experiment.G4Dash(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
+	}
+	if r := res["hpcc"]; r != nil {
+		f := 100 * above(r.q, 1.8e6)
+		claims["hpcc-q70-1.8mb"] = report.Verdict(experiment.G4Dash(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
+		m := r.q[len(r.q)-1] / 1e6
+		claims["hpcc-qmax"] = report.Verdict(experiment.G4Dash(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
+	}
+	if res["dcqcn"] != nil && res["hpcc"] != nil {
+		d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
+		val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
+		claims["no-convergence"] = report.Verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
+	}
+	return claims
+}
+
+// e0BufferTable is congestion 2's queue by the intra-DC buffer size, with
+// a note of HPCC's numbers for the hpcc-qmax claim.
+func e0BufferTable(ctx *experiment.Context, notes *[]string) (report.Table, string) {
+	f := experiment.G4Dash
+	bt := report.Table{ID: "buffer", Title: "Congestion 2: SW2's queue towards R1 by the intra-DC switches' buffer size (dynamic PFC thresholds scale with it)", Columns: []string{"buffer (MB)", "algorithm", "p50 (MB)", "max (MB)", "> 1 MB (%)", "> 1.8 MB (%)"}}
+	bufNote := ""
+	for _, mb := range e0Buffers {
+		for _, c := range e0Algs[:2] {
+			r, err := readE0Key(ctx, e0BufKey(mb, c))
+			if err != nil {
+				*notes = append(*notes, err.Error())
+				continue
+			}
+			mx := r.q[len(r.q)-1] / 1e6
+			bt.Rows = append(bt.Rows, []string{fmt.Sprint(mb), algs.Name(c), f(metrics.Percentile(r.q, 0.5) / 1e6), f(mx), f(100 * above(r.q, 1e6)), f(100 * above(r.q, 1.8e6))})
+			if c == "hpcc" {
+				bufNote += fmt.Sprintf("%v MB: max %.2f MB, %.0f %% > 1.8 MB; ", mb, mx, 100*above(r.q, 1.8e6))
+			}
+		}
+	}
+	return bt, bufNote
 }
 
 // c1Result is what congestion 1 reads from a run.
@@ -323,8 +342,8 @@ func analyzeC1(ctx *experiment.Context, sec *report.Section) (map[string]*c1Resu
 			continue
 		}
 		res[c] = r
-		t.Rows = append(t.Rows, []string{nameOf(c), f3(r.mean[0]), f3(r.mean[1]), f3(r.mean[2]), f3(r.mean[0] + r.mean[1] + r.mean[2]), f3(r.starved), f3(r.pausedUs[0]), f3(r.pausedUs[1]), f3(r.pausedUs[2])})
-		fig := report.Figure{ID: "c1-" + c + "-rates", Title: nameOf(c) + ", congestion 1: the cross-DC flows and the intra-DC victim", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
+		t.Rows = append(t.Rows, []string{algs.Name(c), experiment.G4Dash(r.mean[0]), experiment.G4Dash(r.mean[1]), experiment.G4Dash(r.mean[2]), experiment.G4Dash(r.mean[0] + r.mean[1] + r.mean[2]), experiment.G4Dash(r.starved), experiment.G4Dash(r.pausedUs[0]), experiment.G4Dash(r.pausedUs[1]), experiment.G4Dash(r.pausedUs[2])})
+		fig := report.Figure{ID: "c1-" + c + "-rates", Title: algs.Name(c) + ", congestion 1: the cross-DC flows and the intra-DC victim", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
 		for f, label := range []string{"Flow1 S1 → R1 (cross-DC)", "Flow2 S2 → R2 (cross-DC)", "victim S3 → R3 (intra-DC)"} {
 			fig.Series = append(fig.Series, report.Series{Label: label, X: r.t[f], Y: r.gbps[f], Style: f + 1})
 		}

@@ -7,7 +7,6 @@ package wrcc
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
@@ -61,13 +60,7 @@ func e4Default(sc experiment.Scale, dist string) e4Point {
 }
 
 func e4Axes(sc experiment.Scale) []e4Axis {
-	quick := sc == experiment.ScaleQuick
-	pick := func(all, q []float64) []float64 {
-		if quick {
-			return q
-		}
-		return all
-	}
+	pick := func(all, q []float64) []float64 { return experiment.AtScale(sc, q, all) }
 	const rtt = 6.4 // ms, the 640-km round trip
 	return []e4Axis{
 		{"msg", "message size", "KB", pick([]float64{64e3, 256e3, 1e6, 4e6, 16e6}, []float64{256e3, 1e6}), func(p *e4Point, v float64) { p.msg = int64(v) }, false},
@@ -95,6 +88,9 @@ func e4Points(sc experiment.Scale, dist string) []e4Point {
 	return out
 }
 
+// e4Runs lists the runs of every distance's points × algorithm. Not a
+// Sweep: the points are one-factor-at-a-time sweeps around a default
+// point (which several sweeps share and which runs once), not a grid.
 func e4Runs(sc experiment.Scale) []experiment.RunSpec {
 	var runs []experiment.RunSpec
 	seen := map[string]bool{}
@@ -214,18 +210,18 @@ func analyzeE4(ctx *experiment.Context) (*report.Section, error) {
 					y[0], y[1], y[2] = append(y[0], c.r.latMean), append(y[1], c.r.latP99), append(y[2], c.r.gbps)
 					ys[c.id] = y
 				}
-				t.Rows = append(t.Rows, []string{f3(x), f3(pr.w.latMean), f3(pr.d.latMean), f3(pr.w.latP99), f3(pr.d.latP99), f3(pr.w.gbps), f3(pr.d.gbps), fmt.Sprint(pr.w.drops), fmt.Sprint(pr.d.drops)})
+				t.Rows = append(t.Rows, []string{experiment.G4Dash(x), experiment.G4Dash(pr.w.latMean), experiment.G4Dash(pr.d.latMean), experiment.G4Dash(pr.w.latP99), experiment.G4Dash(pr.d.latP99), experiment.G4Dash(pr.w.gbps), experiment.G4Dash(pr.d.gbps), fmt.Sprint(pr.w.drops), fmt.Sprint(pr.d.drops)})
 				// A point where either side completed no probe has no
 				// latency to compare (the probe starved behind the
 				// bandwidth flows): it is shown in the table but kept
 				// out of the latency ranges.
 				if pr.w.probes > 0 && pr.d.probes > 0 {
-					upd(d.id+"-avg", cut(pr.w.latMean, pr.d.latMean))
-					upd(d.id+"-tail", cut(pr.w.latP99, pr.d.latP99))
+					upd(d.id+"-avg", experiment.Cut(pr.w.latMean, pr.d.latMean))
+					upd(d.id+"-tail", experiment.Cut(pr.w.latP99, pr.d.latP99))
 				} else {
-					notes = append(notes, fmt.Sprintf("%s %s = %s: no probe completed (WRCC %d, DCQCN %d probes); left out of the latency ranges", d.name, ax.name, f3(x), pr.w.probes, pr.d.probes))
+					notes = append(notes, fmt.Sprintf("%s %s = %s: no probe completed (WRCC %d, DCQCN %d probes); left out of the latency ranges", d.name, ax.name, experiment.G4Dash(x), pr.w.probes, pr.d.probes))
 				}
-				upd(d.id+"-tput", 100*(pr.w.gbps/pr.d.gbps-1))
+				upd(d.id+"-tput", experiment.Pct(pr.w.gbps, pr.d.gbps))
 				if p == e4PointAt(ctx.Scale, d.id, ax.id) && ax.id == "msg" {
 					jain[d.id] = fmt.Sprintf("Jain at the default point: WRCC %.3f, DCQCN %.3f", pr.w.jain, pr.d.jain)
 					if d.id == "short" && !(pr.w.jain >= 0.95 && pr.d.jain >= 0.95) {
@@ -234,8 +230,8 @@ func analyzeE4(ctx *experiment.Context) (*report.Section, error) {
 				}
 			}
 			for k, c := range e4Algs {
-				figLat.Series = append(figLat.Series, report.Series{Label: strings.ToUpper(c), X: xs, Y: ys[c][1], Points: true, Style: k + 1})
-				figBW.Series = append(figBW.Series, report.Series{Label: strings.ToUpper(c), X: xs, Y: ys[c][2], Points: true, Style: k + 1})
+				figLat.Series = append(figLat.Series, report.Series{Label: algs.Name(c), X: xs, Y: ys[c][1], Points: true, Style: k + 1})
+				figBW.Series = append(figBW.Series, report.Series{Label: algs.Name(c), X: xs, Y: ys[c][2], Points: true, Style: k + 1})
 			}
 			sec.Tables = append(sec.Tables, t)
 			sec.Figures = append(sec.Figures, figLat, figBW)

@@ -9,12 +9,7 @@
 // experiments, simulated (E4, Figs. 10–13).
 package wrcc
 
-import (
-	"fmt"
-	"math"
-
-	"github.com/ccsim/ccsim/experiment"
-)
+import "github.com/ccsim/ccsim/experiment"
 
 func init() {
 	experiment.Register(&experiment.Paper{
@@ -29,32 +24,9 @@ ccsim runs every experiment with its own wrcc, dcqcn, hpcc and bicc; the prototy
 	})
 }
 
-// The algorithms compared on the cross-DC fabric (E1–E3) and their names.
-var algs = []struct{ cc, name string }{
-	{"wrcc", "WRCC"}, {"dcqcn", "DCQCN"}, {"hpcc", "HPCC"}, {"bicc", "BiCC"},
-}
-
-func nameOf(ccName string) string {
-	for _, a := range algs {
-		if a.cc == ccName {
-			return a.name
-		}
-	}
-	return ccName
-}
-
-func f3(v float64) string {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return "—"
-	}
-	return fmt.Sprintf("%.4g", v)
-}
-
-// cut is the reduction (%) of v against base: 100 (1 − v/base).
-// Equal values give 0 (also 0 = 0).
-func cut(v, base float64) float64 {
-	if v == base {
-		return 0
-	}
-	return 100 * (1 - v/base)
+// algs are the algorithms compared on the cross-DC fabric (E1–E3; E0 and
+// E4 run some of them), in the order of the paper's tables, and the names
+// it prints.
+var algs = experiment.Algs{
+	{CC: "wrcc", Name: "WRCC"}, {CC: "dcqcn", Name: "DCQCN"}, {CC: "hpcc", Name: "HPCC"}, {CC: "bicc", Name: "BiCC"},
 }

@@ -27,14 +27,6 @@ func TestAbove(t *testing.T) {
 	}
 }
 
-func TestCut(t *testing.T) {
-	for _, c := range []struct{ v, base, want float64 }{{25, 100, 75}, {150, 100, -50}, {0, 0, 0}, {3, 3, 0}} {
-		if got := cut(c.v, c.base); got != c.want {
-			t.Errorf("cut(%v, %v) = %v, want %v", c.v, c.base, got, c.want)
-		}
-	}
-}
-
 // E3's 24-µs row is E2's 60 % point (one run), rows 48 and 96 µs draw
 // new seeds for every algorithm, and only WRCC's period changes.
 func TestE3RowsShareE2(t *testing.T) {

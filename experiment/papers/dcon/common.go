@@ -1,7 +1,9 @@
 package dcon
 
-// E0 and E1: the testbed burst under PFC, with DCQCN (Fig. 2) and with
-// DCON (Fig. 6).
+// Shared by several experiments: the testbed burst of E0 and E1 (its
+// runs, what is read from them, the table and figures of both), and the
+// leaf-spine of E3 and E4 (its size and patches at each scale, the point
+// read from a run).
 
 import (
 	"fmt"
@@ -9,9 +11,16 @@ import (
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
 )
 
+// ---- The testbed burst (E0, E1): scenarios/papers/dcon/testbed.yaml
+
 const testbed = "testbed.yaml"
+
+// tb holds the testbed's nodes and the ports the paper samples.
+var tb = topo.DCONTestbedNodes()
 
 // burstTiming is the E0/E1 schedule at a scale: long flows from 0, the
 // burst from start for dur (35 flows per sender, evenly spread), the run
@@ -32,10 +41,11 @@ func timing(sc experiment.Scale) burstTiming {
 	return burstTiming{startMs: 40, durMs: 8, stopMs: 80, count: 35, longBytes: 1_000_000_000}
 }
 
-// burstRun is the E0/E1 run of one algorithm: f0 H0 → R0 and f1 H1 → R1
-// pinned through S1 (the paper's port names need them there), converged
-// before the burst; H2–H15 each send 35 flows of 64 KB to R1 over 8 ms.
-func burstRun(sc experiment.Scale, ccName string) experiment.RunSpec {
+// burstRuns are the E0/E1 runs, one per algorithm: f0 H0 → R0 and f1 H1
+// → R1 pinned through S1 (the paper's port names need them there),
+// converged before the burst; H2–H15 each send 35 flows of 64 KB to R1
+// over 8 ms. DCQCN runs with the paper's parameters.
+func burstRuns(sc experiment.Scale, ccs ...string) []experiment.RunSpec {
 	t := timing(sc)
 	patch := map[string]any{
 		"stop_ms": t.stopMs,
@@ -46,10 +56,7 @@ func burstRun(sc experiment.Scale, ccName string) experiment.RunSpec {
 			"interval_us":     t.durMs * 1e3 / float64(t.count),
 		}},
 	}
-	if ccName == "dcqcn" {
-		patch = experiment.Merge(patch, dcqcnPaper())
-	}
-	return experiment.RunSpec{Key: "cc=" + ccName, Base: testbed, Patch: patch, CC: ccName}
+	return experiment.Sweep{Base: testbed, Patch: patch, CC: ccs, CCPatch: map[string]map[string]any{"dcqcn": dcqcnPaper()}}.Expand()
 }
 
 // burstResult is what E0/E1 read from a run.
@@ -74,6 +81,8 @@ var pauseLinks = []struct {
 	{"S1→L1", tb.S[1], tb.SpineDownlink(1, 1).Port},
 }
 
+// analyseBurst reads one run: f0's and f1's rates around the burst, the
+// sampled queues and the PAUSE frames of the plotted links.
 func analyseBurst(run *experiment.RunRef, t burstTiming) (*burstResult, error) {
 	r := &burstResult{qMax: map[string]float64{}, q: map[string][2][]float64{}, pauses: map[string]int64{}, pfc: map[string][2][]float64{}}
 	recs, err := run.Flows()
@@ -94,15 +103,32 @@ func analyseBurst(run *experiment.RunRef, t burstTiming) (*burstResult, error) {
 	if ids[0] < 0 || ids[1] < 0 {
 		return nil, fmt.Errorf("f0 (H0 → R0) or f1 (H1 → R1) missing from flows.csv")
 	}
+	if err := r.readRates(run, t, ids); err != nil {
+		return nil, err
+	}
+	if err := r.readQueues(run); err != nil {
+		return nil, err
+	}
+	if err := r.readPauses(run); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// ms converts ns to ms.
+func ms(x float64) float64 { return x / 1e6 }
+
+// readRates reads f0's and f1's rate per bin (flows ids[0], ids[1]) and
+// their means before, during (and lowest) and after the burst.
+func (r *burstResult) readRates(run *experiment.RunRef, t burstTiming, ids [2]int) error {
 	fr, err := run.Table("flow_rate.csv")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	v, err := fr.FloatCols("bin_start_ns", "bin_ns", "flow", "gbps")
 	if err != nil {
-		return nil, err
+		return err
 	}
-	ms := func(x float64) float64 { return x / 1e6 }
 	s, e := t.startMs, t.startMs+t.durMs
 	for k, id := range ids {
 		var n, nb, na int
@@ -131,17 +157,23 @@ func analyseBurst(run *experiment.RunRef, t burstTiming) (*burstResult, error) {
 		r.mean[k] /= float64(max(nb, 1))
 		r.after[k] /= float64(max(na, 1))
 	}
+	return nil
+}
+
+// readQueues reads the three sampled queues (P2/L2, P0/S1, and P1/L2's
+// ingress) and their maxima.
+func (r *burstResult) readQueues(run *experiment.RunRef) error {
 	qs, err := run.Table("queue_series.csv")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	qv, err := qs.FloatCols("bin_start_ns", "node", "port", "max_bytes")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	dir, err := qs.Col("dir")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := range qv[0] {
 		node, port, d := int(qv[1][i]), int(qv[2][i]), qs.Rows[i][dir]
@@ -161,13 +193,19 @@ func analyseBurst(run *experiment.RunRef, t burstTiming) (*burstResult, error) {
 		r.q[name] = x
 		r.qMax[name] = math.Max(r.qMax[name], qv[3][i])
 	}
+	return nil
+}
+
+// readPauses counts the PAUSE frames of every link and, per bin, those of
+// the plotted links.
+func (r *burstResult) readPauses(run *experiment.RunRef) error {
 	pb, err := run.Table("pfc_bins.csv")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	pv, err := pb.FloatCols("bin_start_ns", "bin_ns", "from_node", "from_port", "pause_frames")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for i := range pv[0] {
 		r.pfcTotal += int64(pv[4][i])
@@ -181,7 +219,7 @@ func analyseBurst(run *experiment.RunRef, t burstTiming) (*burstResult, error) {
 			}
 		}
 	}
-	return r, nil
+	return nil
 }
 
 // burstFigures draws the paper's panels for one algorithm: queues, PAUSE
@@ -214,13 +252,13 @@ func burstTable(title string, res map[string]*burstResult, order []string) repor
 		t.Rows = append(t.Rows, line)
 	}
 	for k, f := range []string{"f0", "f1"} {
-		row(f+" before the burst (Gb/s)", func(r *burstResult) string { return f3(r.pre[k]) })
-		row(f+" lowest 100 µs during the burst (Gb/s)", func(r *burstResult) string { return f3(r.min[k]) })
-		row(f+" mean during the burst (Gb/s)", func(r *burstResult) string { return f3(r.mean[k]) })
-		row(f+" after the burst (Gb/s)", func(r *burstResult) string { return f3(r.after[k]) })
+		row(f+" before the burst (Gb/s)", func(r *burstResult) string { return experiment.G4DashNaN(r.pre[k]) })
+		row(f+" lowest 100 µs during the burst (Gb/s)", func(r *burstResult) string { return experiment.G4DashNaN(r.min[k]) })
+		row(f+" mean during the burst (Gb/s)", func(r *burstResult) string { return experiment.G4DashNaN(r.mean[k]) })
+		row(f+" after the burst (Gb/s)", func(r *burstResult) string { return experiment.G4DashNaN(r.after[k]) })
 	}
 	for _, name := range []string{"P2/L2", "P1/L2 (ingress from S1)", "P0/S1"} {
-		row("max queue "+name+" (KB)", func(r *burstResult) string { return f3(r.qMax[name] / 1e3) })
+		row("max queue "+name+" (KB)", func(r *burstResult) string { return experiment.G4DashNaN(r.qMax[name] / 1e3) })
 	}
 	for _, l := range pauseLinks {
 		row("PAUSE frames "+l.name, func(r *burstResult) string { return fmt.Sprint(r.pauses[l.name]) })
@@ -244,91 +282,89 @@ Two long flows f0: H0 → R0 and f1: H1 → R1 are pinned through spine S1 (inte
 
 DCQCN is the paper's baseline with the DCQCN paper's default parameters (docs/algorithms/dcqcn.md §4; α and increase timers 55 µs, byte counter 10 MB, F = 5, g = 1/256, R_AI 40 Mb/s), a CNP per flow at most every 50 µs. Measured as in Figs. 2 and 6: queue length at P2/L2 (L2 → R1), at P1/L2 (what L2 holds that came from S1: the ingress queue PFC watches) and at P0/S1 (S1 → L2), every 1 µs, max per 20 µs; PFC PAUSE frames on L2 → S1, S1 → L0, S1 → L1 per 100 µs; throughput of f0 and f1 per 100 µs. A long flow "collapses" when its lowest 100 µs throughput during the burst (40–49 ms) is below 20 % of its mean over the 5 ms before it; it "suffers no HOL blocking" when that lowest value stays above 80 %; it "re-converges" when its mean over the last 5 ms is at least 80 % of its rate before the burst.`
 
-func e0() *experiment.Experiment {
-	return &experiment.Experiment{
-		ID:    "e0",
-		Title: "Bursts under PFC with DCQCN (Fig. 2)",
-		Setup: burstSetup,
-		Claims: []experiment.Claim{
-			{ID: "converged", Description: "f0 and f1 converge to the fair rate before the burst", PaperValue: "20 / 20", Unit: "Gb/s"},
-			{ID: "collapse", Description: "f0 and f1 fall to near zero during the burst", PaperValue: "yes", Verdict: true},
-			{ID: "pause-l2-s1", Description: "P1/L2 backs up to the PFC threshold and L2 pauses S1 (PAUSE frames on L2 → S1)", PaperValue: "yes", Verdict: true},
-			{ID: "spread", Description: "congestion spreads to L0 and L1 (PAUSE frames on S1 → L0 and S1 → L1)", PaperValue: "yes", Verdict: true},
-			{ID: "reconverge", Description: "after the burst f0 and f1 re-converge (≥ 80 % of their rate before it)", PaperValue: "yes", Verdict: true},
-		},
-		Runs: func(sc experiment.Scale) []experiment.RunSpec { return []experiment.RunSpec{burstRun(sc, "dcqcn")} },
-		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
-			run, err := ctx.Run("cc=dcqcn")
-			if err != nil {
-				return nil, err
-			}
-			r, err := analyseBurst(run, timing(ctx.Scale))
-			if err != nil {
-				return nil, err
-			}
-			sec := &report.Section{Tables: []report.Table{burstTable("The burst with DCQCN", map[string]*burstResult{"DCQCN": r}, []string{"DCQCN"})},
-				Figures: burstFigures("dcqcn", "DCQCN", r)}
-			sec.Claims = ctx.Claims(map[string]report.Claim{
-				"converged":   {CCSimValue: fmt.Sprintf("%.3g / %.3g", r.pre[0], r.pre[1])},
-				"collapse":    report.Verdict(fmt.Sprintf("lowest %.3g / %.3g Gb/s (%.0f %% / %.0f %%)", r.min[0], r.min[1], 100*r.min[0]/r.pre[0], 100*r.min[1]/r.pre[1]), r.min[0] < collapse*r.pre[0] && r.min[1] < collapse*r.pre[1], ""),
-				"pause-l2-s1": report.Verdict(fmt.Sprintf("%d frames; P1/L2 peak %.0f KB", r.pauses["L2→S1"], r.qMax["P1/L2 (ingress from S1)"]/1e3), r.pauses["L2→S1"] > 0, ""),
-				"spread":      report.Verdict(fmt.Sprintf("%d / %d frames", r.pauses["S1→L0"], r.pauses["S1→L1"]), r.pauses["S1→L0"] > 0 && r.pauses["S1→L1"] > 0, ""),
-				"reconverge":  report.Verdict(fmt.Sprintf("%.3g / %.3g Gb/s", r.after[0], r.after[1]), r.after[0] >= 0.8*r.pre[0] && r.after[1] >= 0.8*r.pre[1], ""),
-			})
-			return sec, nil
-		},
+// ---- The leaf-spine (E3, E4): scenarios/papers/dcon/leafspine.yaml
+
+const leafspine = "leafspine.yaml"
+
+// loads are the core-layer loads of E3 and E4 at paper scale.
+var loads = []float64{0.4, 0.5, 0.6, 0.7, 0.8}
+
+// minFlows is the number of flows each E3/E4 point needs (≥ 10,000).
+const minFlows = 10_000
+
+// lsScale is the leaf-spine and the flow target at a scale.
+func lsScale(sc experiment.Scale) (p topo.LeafSpineParams, flows int, loadsAt []float64) {
+	p = topo.LeafSpineParams{Spines: 8, Leaves: 10, HostsPerLeaf: 24, HostBps: 40e9, FabricBps: 40e9}
+	if sc == experiment.ScaleQuick {
+		return topo.LeafSpineParams{Spines: 2, Leaves: 3, HostsPerLeaf: 4, HostBps: 40e9, FabricBps: 40e9}, 150, []float64{0.4, 0.8}
+	}
+	return p, minFlows, loads
+}
+
+// durationMs is the Poisson arrival window that gives about flows flows
+// (5 % margin) at a core load: λ = ρ_h · hosts · rate / (8 · mean size).
+func durationMs(p topo.LeafSpineParams, cdf string, core float64, flows int) float64 {
+	c, err := workload.BuiltinCDF(cdf)
+	if err != nil {
+		panic(err)
+	}
+	rho, err := p.HostLoadForCoreLoad(core)
+	if err != nil {
+		panic(err)
+	}
+	hosts := float64(p.Leaves * p.HostsPerLeaf)
+	perS := rho * hosts * float64(p.HostBps) / (8 * c.Mean())
+	return math.Ceil(1.05*float64(flows)/perS*1e3*10) / 10
+}
+
+// lsPatch is the patch of one point: topology size, workload, load,
+// duration.
+func lsPatch(sc experiment.Scale, cdf string, core float64) map[string]any {
+	p, flows, _ := lsScale(sc)
+	return map[string]any{
+		"topology": map[string]any{"spines": p.Spines, "leaves": p.Leaves, "hosts_per_leaf": p.HostsPerLeaf},
+		"workload": map[string]any{"poisson": map[string]any{"cdf": cdf, "core_load": core, "duration_ms": durationMs(p, cdf, core, flows)}},
 	}
 }
 
-func e1() *experiment.Experiment {
-	return &experiment.Experiment{
-		ID:    "e1",
-		Title: "The same bursts with DCON (Fig. 6)",
-		Setup: burstSetup,
-		Claims: []experiment.Claim{
-			{ID: "p1l2-below-pfc", Description: "with DCON, P1/L2 (L2's ingress from S1) stays below the PFC threshold: L2 does not pause S1", PaperValue: "yes (< 320 KB, no PAUSE)", Verdict: true},
-			{ID: "no-hol", Description: "with DCON, f0 suffers no HOL blocking during the burst (lowest 100 µs ≥ 80 % of before)", PaperValue: "yes", Verdict: true},
-			{ID: "f1-limited", Description: "with DCON, f1 is rate-limited in time (its rate during the burst below its rate before)", PaperValue: "yes", Verdict: true},
-			{ID: "f0-vs-dcqcn", Description: "f0's lowest throughput during the burst is higher with DCON than with DCQCN", PaperValue: "yes", Verdict: true},
-			{ID: "no-pause-plotted", Description: "with DCON no PAUSE frames cross L2 → S1, S1 → L0, S1 → L1 (the links of Figs. 2 and 6; DCQCN: some)", PaperValue: "yes", Verdict: true},
-		},
-		Runs: func(sc experiment.Scale) []experiment.RunSpec {
-			return []experiment.RunSpec{burstRun(sc, "dcon"), burstRun(sc, "dcqcn")}
-		},
-		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
-			res := map[string]*burstResult{}
-			for _, a := range []string{"dcon", "dcqcn"} {
-				run, err := ctx.Run("cc=" + a)
-				if err != nil {
-					return nil, err
-				}
-				if res[nameOf(a)], err = analyseBurst(run, timing(ctx.Scale)); err != nil {
-					return nil, err
-				}
-			}
-			d, q := res["DCON"], res["DCQCN"]
-			sec := &report.Section{Tables: []report.Table{burstTable("The burst with DCON beside DCQCN", res, []string{"DCON", "DCQCN"})},
-				Figures: burstFigures("dcon", "DCON", d)}
-			p1 := d.qMax["P1/L2 (ingress from S1)"]
-			sec.Claims = ctx.Claims(map[string]report.Claim{
-				"p1l2-below-pfc": report.Verdict(fmt.Sprintf("peak %.0f KB, %d PAUSE frames L2 → S1", p1/1e3, d.pauses["L2→S1"]), p1 < 320e3 && d.pauses["L2→S1"] == 0, ""),
-				"no-hol": report.Verdict(fmt.Sprintf("lowest %.3g of %.3g Gb/s (%.0f %%)", d.min[0], d.pre[0], 100*d.min[0]/d.pre[0]), d.min[0] >= noHOL*d.pre[0],
-					fmt.Sprintf("mean during the burst %.3g Gb/s (%.0f %% of before; DCQCN: %.3g Gb/s)", d.mean[0], 100*d.mean[0]/d.pre[0], q.mean[0])),
-				"f1-limited":  report.Verdict(fmt.Sprintf("%.3g → %.3g Gb/s", d.pre[1], d.mean[1]), d.mean[1] < d.pre[1], ""),
-				"f0-vs-dcqcn": report.Verdict(fmt.Sprintf("%.3g vs %.3g Gb/s", d.min[0], q.min[0]), d.min[0] > q.min[0], ""),
-				"no-pause-plotted": report.Verdict(fmt.Sprintf("%d vs %d (all links: %d vs %d)", plotted(d), plotted(q), d.pfcTotal, q.pfcTotal), plotted(d) == 0 && plotted(q) > 0,
-					"PAUSE frames on every link are in the table: DCON's land mostly on the burst senders' own host links, where only congested flows are paused"),
-			})
-			return sec, nil
-		},
+// loadAxis sweeps the core load at a scale with the workload cdf.
+func loadAxis(sc experiment.Scale, cdf string) experiment.Axis {
+	_, _, ls := lsScale(sc)
+	ax := experiment.Axis{Name: "load"}
+	for _, l := range ls {
+		ax.Values = append(ax.Values, experiment.Value{Label: fmt.Sprint(l), Patch: lsPatch(sc, cdf, l)})
 	}
+	return ax
 }
 
-// plotted is the number of PAUSE frames on the links Figs. 2 and 6 plot.
-func plotted(r *burstResult) int64 {
-	var n int64
-	for _, l := range pauseLinks {
-		n += r.pauses[l.name]
+// e3DCON is DCON's setting on the leaf-spine: Q_ECN 100 KB (interpretation
+// of the unspecified NS-3 settings, so that E4's 40 %/60 % of the 320 KB
+// PFC threshold lie above it).
+var e3DCON = map[string]any{"q_ecn_kb": 100}
+
+// lsPoint is what E3 and E4 read from a run.
+type lsPoint struct {
+	avg, p99   float64 // FCT, µs (finished flows)
+	pausePerMs float64 // network-wide PAUSE frames per ms of the run
+	flows      int
+	unfinished int
+	wall       float64
+	events     int64
+}
+
+func readPoint(ctx *experiment.Context, key string) (*lsPoint, error) {
+	run, err := ctx.Run(key)
+	if err != nil {
+		return nil, err
 	}
-	return n
+	s, err := run.Summary()
+	if err != nil {
+		return nil, err
+	}
+	span := (s.Summary.LastFinishNs - s.Summary.FirstStartNs) / 1e6
+	if s.Summary.Unfinished > 0 {
+		span = s.SimEndNs/1e6 - s.Summary.FirstStartNs/1e6
+	}
+	return &lsPoint{avg: s.Summary.All.FCTUs.Mean, p99: s.Summary.All.FCTUs.P99, pausePerMs: float64(s.PFC.PauseFrames) / span,
+		flows: s.Summary.Flows, unfinished: s.Summary.Unfinished, wall: s.WallSeconds, events: s.Events}, nil
 }
