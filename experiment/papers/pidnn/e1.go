@@ -9,10 +9,10 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/cc/pidnnmodel"
-	"github.com/ccsim/ccsim/cc/pidnntrain"
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/report"
+	pidnntrain "github.com/ccsim/ccsim/train/pidnn"
 )
 
 const incast = "incast.yaml"

@@ -1,10 +1,12 @@
-package scenario
+package assemble_test
 
 import (
 	"bytes"
 	"testing"
 
 	"github.com/ccsim/ccsim/metrics"
+	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 )
 
 // TestGeneratedLeafSpineRun runs a small leaf-spine fabric under generated
@@ -22,12 +24,12 @@ workload:
   incast_bursts: {senders: 4, size_bytes: 100000, count: 2, duration_ms: 0.5}
 outputs: {queue_cdf: true, throughput_sample_us: 10, jain_window_ms: [0.1, 0.4]}
 `)
-	s, err := Parse(src)
+	s, err := scenario.Parse(src)
 	if err != nil {
 		t.Fatal(err)
 	}
 	csv := func(workers int) [][]byte {
-		res, errs := s.RunAll(s.CC, RunOptions{}, workers, nil)
+		res, errs := assemble.RunAll(s, s.CC, assemble.Options{}, workers, nil)
 		var out [][]byte
 		for i, r := range res {
 			if errs[i] != nil {

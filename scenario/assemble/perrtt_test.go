@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 )
 
 const perRTTIncast = `
@@ -26,7 +27,7 @@ outputs: {rtt_per_rtt: true, rtt_per_rtt_flows: [0]}
 // summary.json's rtt_per_rtt; rtt_per_rtt.csv holds flow 0's samples.
 func TestPerRTTOutputMatchesPIDNN(t *testing.T) {
 	s := mustParse(t, perRTTIncast)
-	b, err := s.Build("pidnn", scenarioRunOpts())
+	b, err := assemble.Build(s, "pidnn", scenarioRunOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestPerRTTOutputMatchesPIDNN(t *testing.T) {
 		t.Errorf("implausible statistics %+v (base RTT ≈ 4.18 µs)", r)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	if err := res.Write(dir, s); err != nil {
+	if err := res.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	csv, err := os.ReadFile(filepath.Join(dir, "rtt_per_rtt.csv"))
@@ -70,7 +71,7 @@ func TestPerRTTOutputMatchesPIDNN(t *testing.T) {
 	}
 	// off: no summary field
 	s2 := mustParse(t, strings.Replace(perRTTIncast, "outputs: {rtt_per_rtt: true, rtt_per_rtt_flows: [0]}", "", 1))
-	b2, err := s2.Build("pidnn", scenarioRunOpts())
+	b2, err := assemble.Build(s2, "pidnn", scenarioRunOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +91,11 @@ func TestPerRTTValidation(t *testing.T) {
 		}
 	}
 	s := mustParse(t, strings.Replace(perRTTIncast, "rtt_per_rtt_flows: [0]", "rtt_per_rtt_flows: [4]", 1))
-	if _, err := s.Build("pidnn", scenarioRunOpts()); err == nil || !strings.Contains(err.Error(), "outputs.rtt_per_rtt_flows[0] = 4: the workload has flows 0..3") {
+	if _, err := assemble.Build(s, "pidnn", scenarioRunOpts()); err == nil || !strings.Contains(err.Error(), "outputs.rtt_per_rtt_flows[0] = 4: the workload has flows 0..3") {
 		t.Errorf("build error %v", err)
 	}
 }
 
-func scenarioRunOpts() scenario.RunOptions { return scenario.RunOptions{} }
+func scenarioRunOpts() assemble.Options { return assemble.Options{} }
 
 func scenarioParse(src string) (*scenario.Scenario, error) { return scenario.Parse([]byte(src)) }

@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"reflect"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 )
@@ -49,13 +51,13 @@ func TestCrossDCScenario(t *testing.T) {
 	if n := s.Switch.Overrides[1].Nodes; !reflect.DeepEqual(n, []scenario.NodeID{80, 101}) {
 		t.Errorf("override nodes %v, want [80 101]", n)
 	}
-	c := s.FabricConfig()
+	c := assemble.FabricConfig(s)
 	if c.BufferBytes != 16e6 || c.PFC != fabric.PFCDynamic || len(c.Switches) != 2 || *c.Switches[0].BufferBytes != 250e6 ||
 		*c.Switches[0].PFCStaticBytes != 100e6 || *c.Switches[0].PFC != fabric.PFCStatic || *c.Switches[0].ECN ||
 		c.Switches[1].ECNRule[0].KminBytes != 100_000 {
 		t.Errorf("fabric config %+v / %+v", c, c.Switches)
 	}
-	b, err := s.Build("none", scenario.RunOptions{})
+	b, err := assemble.Build(s, "none", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +89,7 @@ func TestCrossDCScenario(t *testing.T) {
 		t.Fatalf("%v\n%s", err, res)
 	}
 	// (nil and empty lists differ after a round trip: compare what they build)
-	if !reflect.DeepEqual(s2.FabricConfig(), s.FabricConfig()) || !reflect.DeepEqual(s2.Topology.CrossDC, s.Topology.CrossDC) ||
+	if !reflect.DeepEqual(assemble.FabricConfig(s2), assemble.FabricConfig(s)) || !reflect.DeepEqual(s2.Topology.CrossDC, s.Topology.CrossDC) ||
 		!reflect.DeepEqual(s2.Workload.Flows, s.Workload.Flows) || !reflect.DeepEqual(s2.Outputs.QueuePorts, s.Outputs.QueuePorts) {
 		t.Errorf("resolved scenario parses to another scenario:\n%s", res)
 	}
@@ -191,7 +193,7 @@ workload: {flows: [{src: A, dst: C, size_bytes: 1000}]}
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build("none", scenario.RunOptions{})
+	b, err := assemble.Build(s, "none", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -212,7 +214,7 @@ func TestTwoSiteScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +228,7 @@ func TestTwoSiteScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g, _ := s.Graph(); g.NumNodes() != 4 || g.Name(3) != "SW1" {
+	if g, _ := assemble.Graph(s); g.NumNodes() != 4 || g.Name(3) != "SW1" {
 		t.Errorf("short distance: %+v", g)
 	}
 	_, err = checkDoc(t, "cc: [none]\ntopology: {kind: two_site, two_site: {single_switch: true}}\nworkload: {flows: [{src: A, dst: SW2, size_bytes: 1000}]}\n")
@@ -239,7 +241,7 @@ func TestTwoSiteScenario(t *testing.T) {
 func TestTwoSiteLongHaulLineRate(t *testing.T) {
 	const size = 40_000_000
 	s := mustParse(t, "cc: [none]\ntopology: {kind: two_site}\nswitch: {pfc: off}\nworkload: {flows: [{src: A, dst: C, size_bytes: 40000000}]}\n")
-	b, err := s.Build("none", scenario.RunOptions{})
+	b, err := assemble.Build(s, "none", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -269,7 +271,7 @@ topology: {kind: two_site}
 switch: {pfc: off, buffer_mb: 4}
 workload: {flows: [{src: A, dst: C, size_bytes: 6000000}, {src: B, dst: C, size_bytes: 6000000}]}
 `)
-	b, err := s.Build("dcqcn", scenario.RunOptions{})
+	b, err := assemble.Build(s, "dcqcn", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ switch:
 workload:
   incast: {senders: [A.h0, A.h8, A.h16, A.h24], receiver: B.h0, sizes_bytes: [20000000]}
 `)
-	b, err := s.Build("none", scenario.RunOptions{})
+	b, err := assemble.Build(s, "none", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -344,8 +346,8 @@ workload:
 // timeouts) twice gives identical flows and counters.
 func TestTwoSiteLossyDeterministic(t *testing.T) {
 	src := "cc: [dcqcn]\ntopology: {kind: two_site}\nswitch: {pfc: off, buffer_mb: 4}\nworkload: {flows: [{src: A, dst: C, size_bytes: 3000000}, {src: B, dst: C, size_bytes: 3000000}]}\n"
-	run := func() *scenario.Result {
-		b, err := mustParse(t, src).Build("dcqcn", scenario.RunOptions{})
+	run := func() *result.Result {
+		b, err := assemble.Build(mustParse(t, src), "dcqcn", assemble.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

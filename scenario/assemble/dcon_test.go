@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"errors"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 )
@@ -49,7 +50,7 @@ func checkDoc(t *testing.T, src string) (*scenario.Scenario, error) {
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return scenario.Check(p, nil)
+	return assemble.Check(p, nil)
 }
 
 // reparse parses a resolved scenario. It drops "hosts_per_edge: 0", which
@@ -110,7 +111,7 @@ func TestDCONTestbedScenario(t *testing.T) {
 	if !reflect.DeepEqual(s.Topology.HostLinks[0].Hosts, []scenario.NodeID{17}) {
 		t.Errorf("host_links %+v", s.Topology.HostLinks)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestDCONTestbedScenario(t *testing.T) {
 	if !reflect.DeepEqual(g, want) {
 		t.Errorf("graph differs from topo.DCONTestbed")
 	}
-	flows, err := s.Flows(g)
+	flows, err := assemble.Flows(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +154,7 @@ func TestDCONTestbedScenario(t *testing.T) {
 	}
 	// a run: the pinned flows cross S1 (S1's port to L2 carries f0, f1 and
 	// the long flow), the incast crosses S0
-	b, err := s.Build("dcqcn", scenario.RunOptions{})
+	b, err := assemble.Build(s, "dcqcn", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,15 +267,15 @@ func TestPoissonCoreLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Flows(g)
+	got, err := assemble.Flows(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := ref.Flows(g)
+	want, err := assemble.Flows(ref, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -345,8 +346,8 @@ func TestPoissonFlowCountsE3(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		g, _ := s.Graph()
-		flows, err := s.Flows(g)
+		g, _ := assemble.Graph(s)
+		flows, err := assemble.Flows(s, g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -367,7 +368,7 @@ func TestBufferMB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := s.FabricConfig()
+	c := assemble.FabricConfig(s)
 	if c.BufferBytes != 22_000_000 || c.PFCStaticBytes != 320_000 {
 		t.Errorf("buffer %d B, PFC %d B; want 22,000,000 and 320,000", c.BufferBytes, c.PFCStaticBytes)
 	}
@@ -375,14 +376,14 @@ func TestBufferMB(t *testing.T) {
 		t.Errorf("buffer_mib = %v with buffer_mb", s.Switch.BufferMiB)
 	}
 	// the headroom of T4's largest switch (10 ports × 3 × 25 KB) fits
-	if err := s.Check(); err != nil {
+	if err := assemble.CheckScenario(s); err != nil {
 		t.Error(err)
 	}
 	res, _ := s.Resolved("dcqcn")
 	if !strings.Contains(string(res), "buffer_mb: 22") || strings.Contains(string(res), "buffer_mib") {
 		t.Errorf("resolved:\n%s", res)
 	}
-	if s2, err := reparse(res); err != nil || s2.FabricConfig().BufferBytes != 22_000_000 {
+	if s2, err := reparse(res); err != nil || assemble.FabricConfig(s2).BufferBytes != 22_000_000 {
 		t.Errorf("resolved scenario: %v", err)
 	}
 	_, err = scenario.Parse([]byte("topology: {kind: star, hosts: 2}\nswitch: {buffer_mb: 22, buffer_mib: 21}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\n"))
@@ -396,15 +397,15 @@ func TestBufferMB(t *testing.T) {
 // TestDCONBurstScenario: the checked-in E0 scenario validates as `ccsim
 // validate` checks it, with f0, f1 pinned via S1 and the 14 × 35 burst.
 func TestDCONBurstScenario(t *testing.T) {
-	s, err := scenario.Check("../scenarios/behaviour/dcon-testbed-burst.yaml", nil)
+	s, err := assemble.Check("../../scenarios/behaviour/dcon-testbed-burst.yaml", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	flows, err := s.Flows(g)
+	flows, err := assemble.Flows(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -429,7 +430,7 @@ func TestDCONBurstScenario(t *testing.T) {
 	if pinned != 2 || short != 490 {
 		t.Errorf("%d pinned, %d short", pinned, short)
 	}
-	c := s.FabricConfig()
+	c := assemble.FabricConfig(s)
 	if c.BufferBytes != 22e6 || c.PFCStaticBytes != 320e3 {
 		t.Errorf("buffer %d, PFC %d", c.BufferBytes, c.PFCStaticBytes)
 	}

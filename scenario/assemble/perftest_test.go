@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"bytes"
@@ -11,6 +11,8 @@ import (
 
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -26,13 +28,13 @@ workload:
   perftest: {duration_ms: 100, msg_size_bytes: 100000, tx_depth: 16, senders: [A], receiver: C}
 `
 
-func runPerftest(t *testing.T, src string) (*scenario.Scenario, *scenario.Result) {
+func runPerftest(t *testing.T, src string) (*scenario.Scenario, *result.Result) {
 	t.Helper()
 	s, err := scenario.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build(s.CC[0], scenario.RunOptions{})
+	b, err := assemble.Build(s, s.CC[0], assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,12 +108,12 @@ func TestPerftestCapThroughput(t *testing.T) {
 // TestPerftestOutputs: the files and fields of a perftest run, and
 // determinism (two runs, identical outputs but the wall time).
 func TestPerftestOutputs(t *testing.T) {
-	s, r1 := runPerftest(t, perftestOneSender)
+	_, r1 := runPerftest(t, perftestOneSender)
 	_, r2 := runPerftest(t, perftestOneSender)
 	dirs := [2]string{t.TempDir(), t.TempDir()}
-	for i, r := range []*scenario.Result{r1, r2} {
+	for i, r := range []*result.Result{r1, r2} {
 		r.WallSeconds, r.EventsPerS = 0, 0
-		if err := r.Write(filepath.Join(dirs[i], "none"), s); err != nil {
+		if err := r.Write(filepath.Join(dirs[i], "none")); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -209,7 +211,7 @@ workload:
 	}
 	// endpoints by name need a topology that names A, B and C
 	s = mustParse(t, "topology: {kind: star, hosts: 3}\nworkload:\n  perftest: {}\n")
-	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "workload.perftest.senders: not given, and the topology has no node named A") {
+	if err := assemble.CheckScenario(s); err == nil || !strings.Contains(err.Error(), "workload.perftest.senders: not given, and the topology has no node named A") {
 		t.Errorf("default endpoints on a star: %v", err)
 	}
 	for _, c := range []struct{ yaml, want string }{
@@ -228,7 +230,7 @@ workload:
 	} {
 		s, err := scenario.Parse([]byte("topology: {kind: star, hosts: 3}\nworkload:\n  perftest: {" + c.yaml + "}\n"))
 		if err == nil {
-			err = s.Check()
+			err = assemble.CheckScenario(s)
 		}
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.yaml, err, c.want)
@@ -255,7 +257,7 @@ workload:
     - {src: 1, dst: 0, size_bytes: 100000000, start_ns: 0}
     - {src: 0, dst: 1, size_bytes: 1000, after: 3}
 `)
-	b, err := s.Build("none", scenario.RunOptions{})
+	b, err := assemble.Build(s, "none", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +312,7 @@ switch:
 workload:
   cross_dc: {load: 0.5, incast_events: 1, incast_size_bytes: 2000000, duration_ms: 0.5}
 `)
-	b, err := s.Build("dcqcn", scenario.RunOptions{})
+	b, err := assemble.Build(s, "dcqcn", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

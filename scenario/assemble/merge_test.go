@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/workload"
 )
 
@@ -33,15 +34,15 @@ func TestWorkloadSectionsMerge(t *testing.T) {
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		s, err := scenario.Check(p, nil)
+		s, err := assemble.Check(p, nil)
 		if err != nil {
 			t.Fatalf("%v\n%s", err, src)
 		}
-		g, err := s.Graph()
+		g, err := assemble.Graph(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		fl, err := s.Flows(g)
+		fl, err := assemble.Flows(s, g)
 		if err != nil {
 			t.Fatal(err)
 		}

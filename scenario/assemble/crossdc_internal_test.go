@@ -1,10 +1,11 @@
-package scenario
+package assemble
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ccsim/ccsim/scenario"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -34,18 +35,18 @@ func twoDCGraph(longHaul ...topo.Link) *topo.Graph {
 	return g
 }
 
-func mustParseInternal(t *testing.T, src string) *Scenario {
+func mustParseInternal(t *testing.T, src string) *scenario.Scenario {
 	t.Helper()
-	s, err := Parse([]byte(src))
+	s, err := scenario.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return s
 }
 
-func crossDCScenario(t *testing.T, section string) *Scenario {
+func crossDCScenario(t *testing.T, section string) *scenario.Scenario {
 	t.Helper()
-	s, err := Parse([]byte("topology: {kind: star, hosts: 6}\nworkload:\n  cross_dc: {" + section + "}\n"))
+	s, err := scenario.Parse([]byte("topology: {kind: star, hosts: 6}\nworkload:\n  cross_dc: {" + section + "}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func TestCrossDCWorkloadFromTopology(t *testing.T) {
 		t.Errorf("defaults: %+v", c)
 	}
 	c.IncastFanin = 3
-	p, err := s.crossDCParams(g)
+	p, err := crossDCParams(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ func TestCrossDCWorkloadFromTopology(t *testing.T) {
 	}
 	// explicit fields win
 	s = crossDCScenario(t, "longhaul_gbps: 200, longhaul_delay_us: 500, incast_fanin: 2, load_basis: host, domain_a: [1, 2], domain_b: [4, 5]")
-	p, err = s.crossDCParams(g)
+	p, err = crossDCParams(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,16 +89,16 @@ func TestCrossDCWorkloadFromTopology(t *testing.T) {
 		t.Errorf("explicit: %+v", p)
 	}
 	s = crossDCScenario(t, "incast_size_bytes: 1000, incast_fanin: 3")
-	if p, err = s.crossDCParams(g); err != nil || p.IncastSize != 1000 {
+	if p, err = crossDCParams(s, g); err != nil || p.IncastSize != 1000 {
 		t.Errorf("incast_size_bytes: %d, %v", p.IncastSize, err)
 	}
 	// the cross_dc topology kind: paper 002's T6
 	s = mustParseInternal(t, "topology: {kind: cross_dc}\nworkload:\n  cross_dc: {}\n")
-	tg, err := s.Graph()
+	tg, err := Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err = s.crossDCParams(tg); err != nil {
+	if p, err = crossDCParams(s, tg); err != nil {
 		t.Fatal(err)
 	}
 	if len(p.DomainA) != 32 || len(p.DomainB) != 32 || p.DomainA[0] != 0 || p.DomainB[0] != 32 || p.LongHaulBps != 400e9 ||
@@ -106,7 +107,7 @@ func TestCrossDCWorkloadFromTopology(t *testing.T) {
 	}
 	// generation through the scenario
 	s = crossDCScenario(t, "incast_fanin: 3, incast_events: 2, duration_ms: 1")
-	fl, err := s.generated(g)
+	fl, err := generated(s, g)
 	if err != nil || len(fl) != 1 {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func TestCrossDCWorkloadErrors(t *testing.T) {
 		{"prio: 0", "workload.cross_dc.prio = 0 out of range [1, 7]"},
 		{"domain_a: [0, 1]", "workload.cross_dc.domain_a and domain_b: give both"},
 	} {
-		_, err := Parse([]byte("topology: {kind: star, hosts: 6}\nworkload:\n  cross_dc: {" + c.yaml + "}\n"))
+		_, err := scenario.Parse([]byte("topology: {kind: star, hosts: 6}\nworkload:\n  cross_dc: {" + c.yaml + "}\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want %q", c.yaml, err, c.want)
 		}
@@ -155,7 +156,7 @@ func TestCrossDCWorkloadErrors(t *testing.T) {
 		{"cdf: nosuch, incast_fanin: 3", twoDCGraph(lh), `workload.cross_dc.cdf "nosuch": neither a built-in`},
 	} {
 		s := crossDCScenario(t, c.yaml)
-		_, err := s.crossDCParams(c.g)
+		_, err := crossDCParams(s, c.g)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s: error %v, want %q", c.yaml, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package pidnntrain
+package pidnn
 
 import (
 	"bytes"
@@ -24,7 +24,7 @@ func TestShippedFilesReproduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range []string{pidnnmodel.PredictorFile, pidnnmodel.GainsFile, pidnnmodel.LogFile} {
-		want, err := os.ReadFile(filepath.Join("..", "pidnnmodel", name))
+		want, err := os.ReadFile(filepath.Join("..", "..", "cc", "pidnnmodel", name))
 		if err != nil {
 			t.Fatal(err)
 		}

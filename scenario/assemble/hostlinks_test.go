@@ -1,10 +1,11 @@
-package scenario_test
+package assemble_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/topo"
 )
 
@@ -22,7 +23,7 @@ workload:
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ workload:
 			t.Errorf("link of host %d: %d b/s, %d ps; want %d b/s, %d ps", h, l.Bps, l.Delay, wantBps, wantDelay)
 		}
 	}
-	flows, err := s.Flows(g)
+	flows, err := assemble.Flows(s, g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestHostLinksErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Graph(); err == nil || !strings.Contains(err.Error(), "topology.host_links[0].hosts[0] = 3 is not a host") {
+	if _, err := assemble.Graph(s); err == nil || !strings.Contains(err.Error(), "topology.host_links[0].hosts[0] = 3 is not a host") {
 		t.Errorf("switch as host: %v", err)
 	}
 }

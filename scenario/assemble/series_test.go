@@ -1,4 +1,4 @@
-package scenario_test
+package assemble_test
 
 import (
 	"encoding/csv"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 )
 
 func readCSV(t *testing.T, path string) [][]string {
@@ -51,13 +52,13 @@ outputs:
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build("dcqcn", scenario.RunOptions{})
+	b, err := assemble.Build(s, "dcqcn", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := b.Run()
 	dir := t.TempDir()
-	if err := r.Write(dir, s); err != nil {
+	if err := r.Write(dir); err != nil {
 		t.Fatal(err)
 	}
 	if r.Summary.Finished != 24 {
@@ -139,7 +140,7 @@ func TestSeriesErrors(t *testing.T) {
 		dir := t.TempDir()
 		path := filepath.Join(dir, "s.yaml")
 		os.WriteFile(path, []byte(base+c.series+"\n"), 0o644)
-		_, err := scenario.Check(path, nil)
+		_, err := assemble.Check(path, nil)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("series %s: error %v, want %q", c.series, err, c.want)
 		}
