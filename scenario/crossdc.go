@@ -42,7 +42,7 @@ var CrossDCDefaults = CrossDCSpec{CDF: "websearch", Load: 0.6, LoadBasis: "longh
 // applyDefaults fills the fields of workload.cross_dc the document does
 // not give; explicit zeros of fields whose absence means "from the
 // topology" are errors.
-func (c *CrossDCSpec) applyDefaults(has func(path ...any) bool) Errors {
+func (c *CrossDCSpec) applyDefaults(has fieldGiven) Errors {
 	var errs Errors
 	d := &CrossDCDefaults
 	key := func(k string) bool { return has("workload", "cross_dc", k) }

@@ -21,12 +21,16 @@ const (
 	DCONTestbedDelayNs = 5000.0
 )
 
+// fieldGiven reports whether the document gives the field at path
+// (string: mapping key, int: sequence index) a non-null value.
+type fieldGiven func(path ...any) bool
+
 // applyDefaults sets the fields that root (the document) does not give to
 // their defaults. It returns the errors of explicit values that have no
 // other representation (0 of a field whose zero value means "default").
 func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	var errs Errors
-	has := func(path ...any) bool { return given(root, path...) }
+	has := fieldGiven(func(path ...any) bool { return given(root, path...) })
 	if !has("seed") {
 		s.Seed = DefaultSeed
 	}
@@ -36,7 +40,26 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	if !has("cc") {
 		s.CC = []string{"dcqcn"}
 	}
-	t := &s.Topology
+	errs = append(errs, s.Topology.applyDefaults(has)...)
+	sw := &s.Switch
+	if !has("switch", "buffer_mib") && !has("switch", "buffer_mb") {
+		sw.BufferMiB = DefaultBufferMiB
+	}
+	if !has("switch", "pfc") {
+		sw.PFC = "dynamic"
+	}
+	if !has("switch", "pfc_static_kb") {
+		sw.PFCStaticKB = 512
+	}
+	if !has("host", "payload_bytes") {
+		s.Host.PayloadBytes = DefaultPayloadBytes
+	}
+	return append(errs, s.Workload.applyDefaults(has)...)
+}
+
+// applyDefaults sets the topology fields the document does not give (the
+// link defaults depend on the kind).
+func (t *Topology) applyDefaults(has fieldGiven) Errors {
 	if !has("topology", "kind") {
 		t.Kind = "star"
 	}
@@ -56,22 +79,15 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 		}
 	}
 	if has("topology", "hosts_per_edge") && t.HostsPerEdge == 0 {
-		errs = append(errs, fmt.Errorf("topology.hosts_per_edge = 0 out of range [1, 512] (omit it for k/2)"))
+		return Errors{fmt.Errorf("topology.hosts_per_edge = 0 out of range [1, 512] (omit it for k/2)")}
 	}
-	sw := &s.Switch
-	if !has("switch", "buffer_mib") && !has("switch", "buffer_mb") {
-		sw.BufferMiB = DefaultBufferMiB
-	}
-	if !has("switch", "pfc") {
-		sw.PFC = "dynamic"
-	}
-	if !has("switch", "pfc_static_kb") {
-		sw.PFCStaticKB = 512
-	}
-	if !has("host", "payload_bytes") {
-		s.Host.PayloadBytes = DefaultPayloadBytes
-	}
-	w := &s.Workload
+	return nil
+}
+
+// applyDefaults sets the workload fields the document does not give: the
+// kind (inferred from the sections), the priorities, and each section's
+// own defaults.
+func (w *Workload) applyDefaults(has fieldGiven) Errors {
 	if !has("workload", "kind") {
 		w.Kind = w.inferKind()
 	}
@@ -105,15 +121,16 @@ func (s *Scenario) applyDefaults(root *yaml.Node) Errors {
 	}
 	if p := w.ManyToMany; p != nil {
 		genPrio("many_to_many", &p.Prio)
+		if !has("workload", "many_to_many", "per_sender") {
+			p.PerSender = 1
+		}
 	}
 	if p := w.LongShort; p != nil {
 		genPrio("long_short", &p.Prio)
 	}
-	if m := w.ManyToMany; m != nil && !has("workload", "many_to_many", "per_sender") {
-		m.PerSender = 1
-	}
+	var errs Errors
 	if c := w.CrossDC; c != nil {
-		errs = append(errs, c.applyDefaults(has)...)
+		errs = c.applyDefaults(has)
 	}
 	if p := w.Perftest; p != nil {
 		p.applyDefaults(has)

@@ -42,7 +42,7 @@ var PerftestDefaults = PerftestSpec{DurationMs: 200, MsgSizeBytes: 1_000_000, Tx
 
 // applyDefaults fills the fields of workload.perftest the document does
 // not give.
-func (c *PerftestSpec) applyDefaults(has func(path ...any) bool) {
+func (c *PerftestSpec) applyDefaults(has fieldGiven) {
 	d := &PerftestDefaults
 	key := func(k string) bool { return has("workload", "perftest", k) }
 	if !key("duration_ms") {

@@ -5,7 +5,7 @@ import "fmt"
 // Series selects binned time series of a run (outputs.series). Bins are
 // [first flow start + k·bin_us, first flow start + (k+1)·bin_us); the last
 // bin ends at the end of the run and may be shorter (its length is written).
-// The definitions are in docs/metrics.md ("Time series").
+// The files and their definitions are in docs/outputs.md §13.
 type Series struct {
 	// BinUs is the bin width in µs ([0.01, 1e6]); required when any series
 	// is on.

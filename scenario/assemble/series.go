@@ -11,7 +11,7 @@ import (
 )
 
 // The recorder of the binned time series (outputs.series; scenario.Series,
-// docs/metrics.md "Time series"): monitors that close the bins while the
+// docs/outputs.md §13): monitors that close the bins while the
 // run is simulated, into the rows of a result.Series that the result's
 // writers turn into flow_rate.csv, link_rate.csv, queue_series.csv and
 // pfc_bins.csv.

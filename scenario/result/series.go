@@ -14,9 +14,8 @@ import (
 // Series are the binned time series of a run (outputs.series), finished
 // rows as assemble's recorder hands them over. Bins are [First + k·bin,
 // First + (k+1)·bin); the last bin ends at the end of the run and may be
-// shorter. The files and their columns are in docs/outputs.md, the
-// definitions in docs/metrics.md ("Time series"). A nil member is a series
-// that is off (no file).
+// shorter. The files, their columns and definitions are in
+// docs/outputs.md §13. A nil member is a series that is off (no file).
 type Series struct {
 	// First is the origin of the bins, the first flow start: the files
 	// give times relative to it.

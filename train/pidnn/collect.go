@@ -163,14 +163,18 @@ type recorder struct {
 	conflict bool
 }
 
+// Start starts the inner algorithm and the sampler of flow q.
 func (r *recorder) Start(q *fabric.QP, now sim.Time) {
 	r.Algorithm.Start(q, now)
 	r.conflict = q.WantSendHook
 	r.smp.Start(q)
 }
 
+// OnSend times the packet sent, if it is the one to sample.
 func (r *recorder) OnSend(q *fabric.QP, size int, now sim.Time) { r.smp.OnSend(q, now) }
 
+// OnAck records the sample the ACK completes, then hands the ACK to the
+// inner algorithm.
 func (r *recorder) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	if rtt, ok := r.smp.OnAck(q, a, now); ok {
 		r.samples = append(r.samples, float64(rtt)/float64(sim.Microsecond))
@@ -178,6 +182,7 @@ func (r *recorder) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	r.Algorithm.OnAck(q, a, now)
 }
 
+// OnTimeout abandons the outstanding sample and passes the timeout on.
 func (r *recorder) OnTimeout(q *fabric.QP, now sim.Time) {
 	r.smp.Abandon(q)
 	if t, ok := r.Algorithm.(fabric.TimeoutAlgorithm); ok {
