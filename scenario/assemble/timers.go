@@ -37,8 +37,8 @@ func lossy(s *scenario.Scenario) bool {
 //	nack_interval = max(500 µs, 2 × max RTT)
 //
 // which leaves intra-DC topologies (max RTT < 166 µs) at the reference's
-// values. An explicit rto_us at or below the largest base RTT of a lossy
-// fabric is an error.
+// values (docs/reference-simulator.md, D6). An explicit rto_us at or below
+// the largest base RTT of a lossy fabric is an error.
 const (
 	rtoRTTs  = 3
 	nackRTTs = 2
