@@ -9,18 +9,20 @@ import (
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
 // runWrappedScenario runs algorithm name on a scenario with every QP's
 // algorithm wrapped by wrap (to observe what it sees).
-func runWrappedScenario(t *testing.T, src, name string, wrap func(q *fabric.QP, a fabric.Algorithm) fabric.Algorithm) *scenario.Result {
+func runWrappedScenario(t *testing.T, src, name string, wrap func(q *fabric.QP, a fabric.Algorithm) fabric.Algorithm) *result.Result {
 	t.Helper()
 	s, err := scenario.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build(name, scenario.RunOptions{})
+	b, err := assemble.Build(s, name, assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +112,7 @@ workload:
 func TestPCNScenarioVictim(t *testing.T) {
 	none := runAlgScenario(t, pcnVictimScenario(t, "{}"), "none")
 	dcqcn := runAlgScenario(t, pcnVictimScenario(t, "{}"), "dcqcn")
-	counts := func(np string) (*scenario.Result, *pcnMarks) {
+	counts := func(np string) (*result.Result, *pcnMarks) {
 		m := &pcnMarks{pkts: make([]int64, 4), marked: make([]int64, 4), cnps: make([][2]int64, 4)}
 		r := runWrappedScenario(t, pcnVictimScenario(t, np), "pcn", func(q *fabric.QP, a fabric.Algorithm) fabric.Algorithm {
 			return &pcnMarks{Algorithm: a, pkts: m.pkts, marked: m.marked, cnps: m.cnps}
@@ -124,7 +126,7 @@ func TestPCNScenarioVictim(t *testing.T) {
 	serial := 3 * 8e6 * 1048 / 1000 * 8 / 100e9 * 1e6 // incast: 24 MB through one 100 Gb/s port
 	for _, x := range []struct {
 		name string
-		r    *scenario.Result
+		r    *result.Result
 	}{{"none", none}, {"dcqcn", dcqcn}, {"pcn", pcn}, {"pcn np_ecn false", pcnPlain}} {
 		r := x.r
 		t.Logf("%s: victim FCT %.1f µs (ideal %.1f); incast FCTs %.1f %.1f %.1f µs (serialization %.1f); pause frames %d, paused %.1f µs",
@@ -136,7 +138,7 @@ func TestPCNScenarioVictim(t *testing.T) {
 			i, m.marked[i], m.pkts[i], m.cnps[i], plain.marked[i], plain.cnps[i])
 	}
 
-	victim := func(r *scenario.Result) float64 { return r.Flows[0].FCT().Microseconds() / ideal }
+	victim := func(r *result.Result) float64 { return r.Flows[0].FCT().Microseconds() / ideal }
 	if v := victim(none); v < 2 {
 		t.Errorf("none: victim FCT only %.2f× ideal; the scenario does not show head-of-line blocking", v)
 	}

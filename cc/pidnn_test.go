@@ -14,6 +14,8 @@ import (
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/ml/nn"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -365,8 +367,8 @@ func TestPIDNNIncastScenario(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(name string) *scenario.Result {
-		b, err := s.Build(name, scenario.RunOptions{})
+	run := func(name string) *result.Result {
+		b, err := assemble.Build(s, name, assemble.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -387,7 +389,7 @@ func TestPIDNNIncastScenario(t *testing.T) {
 	}
 }
 
-func fctBytes(r *scenario.Result) []byte {
+func fctBytes(r *result.Result) []byte {
 	var b bytes.Buffer
 	for _, f := range r.Flows {
 		fmt.Fprintf(&b, "%d %d %d;", f.ID, f.Start, f.Finish)

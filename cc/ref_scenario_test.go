@@ -10,6 +10,8 @@ import (
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -43,7 +45,7 @@ outputs: {queue_sample_us: 1, queue_ports: [{node: %[3]d, port: %[2]d}]}
 
 // refRun is one run of an incast with the bottleneck observed every µs.
 type refRun struct {
-	res *scenario.Result
+	res *result.Result
 	net *fabric.Network
 	// per µs from time 0: delivered payload bytes of all flows and wire
 	// bytes sent by the bottleneck port
@@ -61,7 +63,7 @@ func refRunIncast(t *testing.T, ccName string, senders int, sizeBytes int64, par
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build(ccName, scenario.RunOptions{})
+	b, err := assemble.Build(s, ccName, assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

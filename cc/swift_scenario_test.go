@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 )
 
 // swiftIncast is a 4-to-1 incast of 10 MB flows on one 100 Gb/s switch
@@ -24,13 +26,13 @@ params:
 `
 }
 
-func runAlgScenario(t *testing.T, src, ccName string) *scenario.Result {
+func runAlgScenario(t *testing.T, src, ccName string) *result.Result {
 	t.Helper()
 	s, err := scenario.Parse([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build(ccName, scenario.RunOptions{})
+	b, err := assemble.Build(s, ccName, assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func runAlgScenario(t *testing.T, src, ccName string) *scenario.Result {
 func TestSwiftScenarioHoldsRTTAtTarget(t *testing.T) {
 	const wire = 1048.0 // bytes per full data packet
 	serial := 4 * 10e6 * wire / 1000 * 8 / 100e9 * 1e6
-	check := func(label string, r *scenario.Result, target float64) {
+	check := func(label string, r *result.Result, target float64) {
 		t.Helper()
 		t.Logf("%s: target %.2f µs; RTT mean %.2f p50 %.2f p99 %.2f max %.2f µs; last FCT %.1f µs (serialization %.1f); pause frames %d; Jain %.3f",
 			label, target, r.RTT.MeanUs, r.RTT.P50Us, r.RTT.P99Us, r.RTT.MaxUs, r.Summary.FinishTimeUs, serial, r.PFC.PauseFrames, r.Jain)

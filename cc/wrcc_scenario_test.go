@@ -9,6 +9,7 @@ import (
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -340,7 +341,7 @@ workload:
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := s.Build("wrcc", scenario.RunOptions{})
+		b, err := assemble.Build(s, "wrcc", assemble.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/report"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/result"
 )
 
 // Context gives an experiment's analysis its runs, read from their result
@@ -35,7 +36,7 @@ type RunRef struct {
 	Dir      string
 	Err      error
 	Scenario *scenario.Scenario
-	summary  *scenario.Result
+	summary  *result.Result
 }
 
 // Runs lists the experiment's runs in the order of its specs.
@@ -78,7 +79,7 @@ func (c *Context) Claims(verdicts map[string]report.Claim) []report.Claim {
 }
 
 // Summary reads the run's summary.json.
-func (r *RunRef) Summary() (*scenario.Result, error) {
+func (r *RunRef) Summary() (*result.Result, error) {
 	if r.summary != nil {
 		return r.summary, nil
 	}
@@ -86,7 +87,7 @@ func (r *RunRef) Summary() (*scenario.Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s scenario.Result
+	var s result.Result
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.Join(r.Dir, "summary.json"), err)
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/version"
 )
 
@@ -142,7 +143,7 @@ func runGolden(tb testing.TB, c goldenCase) (flowsCSV []byte, counters string) {
 	if err != nil {
 		tb.Fatalf("%s: %v", c.name, err)
 	}
-	b, err := s.Build(c.cc, scenario.RunOptions{})
+	b, err := assemble.Build(s, c.cc, assemble.Options{})
 	if err != nil {
 		tb.Fatalf("%s: %v", c.name, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/ccsim/ccsim/metrics"
-	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/result"
 )
 
 // RefComparison compares ccsim's per-flow FCTs with a reference fct.txt.
@@ -32,7 +32,7 @@ func (c RefComparison) String() string {
 }
 
 // CompareWithRef reads the reference fct file and compares it with a run.
-func CompareWithRef(r *scenario.Result, refPath string) (RefComparison, error) {
+func CompareWithRef(r *result.Result, refPath string) (RefComparison, error) {
 	f, err := os.Open(refPath)
 	if err != nil {
 		return RefComparison{}, err
@@ -90,7 +90,7 @@ func (r RangeComparison) String() string {
 
 // CompareRanges compares the p50 and p99 slowdown of the size ranges
 // (< 100 KB, 100 KB–1 MB, > 1 MB, all) of a run with a reference fct file.
-func CompareRanges(r *scenario.Result, refPath string) ([]RangeComparison, error) {
+func CompareRanges(r *result.Result, refPath string) ([]RangeComparison, error) {
 	return CompareRangesOf(r.Summary, refPath)
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 )
 
 // TestIncastFidelity runs the two reference incasts with dcqcn and checks
@@ -22,7 +23,7 @@ func checkIncasts(t *testing.T, cc, refName string) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := s.Build(cc, scenario.RunOptions{})
+		b, err := assemble.Build(s, cc, assemble.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -59,7 +60,7 @@ func TestFatTreeFidelityHPCC(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := s.Build("hpcc", scenario.RunOptions{})
+	b, err := assemble.Build(s, "hpcc", assemble.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func BenchmarkFat320HPCC2ms(b *testing.B) {
 	var events int64
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		built, err := s.Build("hpcc", scenario.RunOptions{})
+		built, err := assemble.Build(s, "hpcc", assemble.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -58,10 +58,6 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	isSel := map[*Experiment]bool{}
-	for _, e := range selected {
-		isSel[e] = true
-	}
 	if opt.Out == "" {
 		opt.Out = "results"
 	}
@@ -71,15 +67,42 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	}
 	st.cleanTemps(time.Hour)
 	sum := &Summary{Dir: st.Dir, ExperimentsRequested: len(selected)}
-
-	// Resolve every experiment's runs (cheap): selected ones are run, the
-	// others only looked up.
-	type expRuns struct {
-		e    *Experiment
-		refs []*RunRef
+	all, todo := resolveRuns(st, p, selected, opt, sum)
+	if len(todo) > 0 {
+		prog := NewProgress(opt.Progress, opt.Terminal, fmt.Sprintf("reproduce %s (%s)", p.ID, opt.Scale), len(todo))
+		recordFailures(all, todo, runAll(st, todo, opt.Workers, prog), sum)
 	}
-	var all []expRuns
-	var todo []*Resolved
+	// Runs not finished (not selected and never run, or report-only).
+	for _, er := range all {
+		for _, ref := range er.refs {
+			if ref.Err == nil && !st.Done(ref.Hash) {
+				ref.Err = fmt.Errorf("%s: %w (ccsim reproduce %s %s --scale %s)", ref.Spec.Key, errNotRun, p.ID, er.e.ID, opt.Scale)
+			}
+		}
+	}
+	if err := writeReport(st, p, all, opt.Scale, sum); err != nil {
+		return sum, err
+	}
+	sum.Wall = time.Since(t0)
+	return sum, nil
+}
+
+// expRuns are an experiment's runs.
+type expRuns struct {
+	e    *Experiment
+	refs []*RunRef
+}
+
+// resolveRuns resolves every experiment's runs (cheap): those of the
+// selected experiments are counted in sum and, unless done or report-only,
+// returned in todo (each distinct run once); the others are only looked
+// up. A run that does not resolve keeps its error (and fails sum when
+// selected).
+func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *Summary) (all []expRuns, todo []*Resolved) {
+	isSel := map[*Experiment]bool{}
+	for _, e := range selected {
+		isSel[e] = true
+	}
 	queued := map[string]bool{}
 	for _, e := range p.Experiments {
 		er := expRuns{e: e}
@@ -110,39 +133,37 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 		}
 		all = append(all, er)
 	}
-	if len(todo) > 0 {
-		prog := NewProgress(opt.Progress, opt.Terminal, fmt.Sprintf("reproduce %s (%s)", p.ID, opt.Scale), len(todo))
-		errs := runAll(st, todo, opt.Workers, prog)
-		failedHash := map[string]error{}
-		for i, err := range errs {
-			if err != nil {
-				sum.Failed = append(sum.Failed, err)
-				failedHash[todo[i].Hash] = err
-			} else {
-				sum.Ran++
-			}
-		}
-		for _, er := range all {
-			for _, ref := range er.refs {
-				if err := failedHash[ref.Hash]; err != nil && ref.Err == nil {
-					ref.Err = err
-				}
-			}
+	return all, todo
+}
+
+// recordFailures counts the runs of todo that ran (errs: their errors, in
+// order) and gives each failed run's error to every reference to it.
+func recordFailures(all []expRuns, todo []*Resolved, errs []error, sum *Summary) {
+	failedHash := map[string]error{}
+	for i, err := range errs {
+		if err != nil {
+			sum.Failed = append(sum.Failed, err)
+			failedHash[todo[i].Hash] = err
+		} else {
+			sum.Ran++
 		}
 	}
-	// Runs not finished (not selected and never run, or report-only).
 	for _, er := range all {
 		for _, ref := range er.refs {
-			if ref.Err == nil && !st.Done(ref.Hash) {
-				ref.Err = fmt.Errorf("%s: %w (ccsim reproduce %s %s --scale %s)", ref.Spec.Key, errNotRun, p.ID, er.e.ID, opt.Scale)
+			if err := failedHash[ref.Hash]; err != nil && ref.Err == nil {
+				ref.Err = err
 			}
 		}
 	}
+}
 
+// writeReport analyses every experiment and writes the paper's report,
+// claims.csv and the list of failures, recording the outcome in sum.
+func writeReport(st *Store, p *Paper, all []expRuns, scale Scale, sum *Summary) error {
 	pr := &report.PaperReport{ID: p.ID, Number: p.Number, Title: p.Title, Citation: p.Citation, Summary: p.Summary,
-		Scale: string(opt.Scale), Version: version.Version, Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
+		Scale: string(scale), Version: version.Version, Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	for _, er := range all {
-		sec := analyse(p, er.e, er.refs, opt.Scale, st.Dir)
+		sec := analyse(p, er.e, er.refs, scale, st.Dir)
 		if sec.Error != "" {
 			if notRun(er.refs) {
 				sum.NotRun = append(sum.NotRun, er.e.ID)
@@ -156,15 +177,11 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 		pr.Sections = append(pr.Sections, *sec)
 	}
 	if err := report.WritePaper(st.Dir, pr); err != nil {
-		return sum, err
+		return err
 	}
 	sum.Report = filepath.Join(st.Dir, "report.html")
 	sum.ClaimsCSV = filepath.Join(st.Dir, "claims.csv")
-	if err := writeFailures(st.Dir, sum.Failed); err != nil {
-		return sum, err
-	}
-	sum.Wall = time.Since(t0)
-	return sum, nil
+	return writeFailures(st.Dir, sum.Failed)
 }
 
 // errNotRun marks a run without results (not selected and never run, or

@@ -24,6 +24,7 @@ import (
 
 	"github.com/ccsim/ccsim/report"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/scenarios"
 	"github.com/ccsim/ccsim/version"
 )
@@ -179,7 +180,7 @@ func (st *Store) Execute(r *Resolved) (err error) {
 			err = fmt.Errorf("%s: internal error: %v", r.Spec.Key, p)
 		}
 	}()
-	b, err := r.Scenario.Build(r.Spec.CC, scenario.RunOptions{})
+	b, err := assemble.Build(r.Scenario, r.Spec.CC, assemble.Options{})
 	if err != nil {
 		return fmt.Errorf("%s: %w", r.Spec.Key, err)
 	}
@@ -190,7 +191,7 @@ func (st *Store) Execute(r *Resolved) (err error) {
 		return err
 	}
 	defer os.RemoveAll(tmp) // a no-op after the rename
-	if err := res.Write(tmp, r.Scenario); err != nil {
+	if err := res.Write(tmp); err != nil {
 		return fmt.Errorf("%s: writing results: %w", r.Spec.Key, err)
 	}
 	if err := os.WriteFile(filepath.Join(tmp, ScenarioFile), r.YAML, 0o644); err != nil {

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/metrics"
-	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -37,7 +37,7 @@ type Run struct {
 	Label string
 	// Summary is summary.json decoded. Its fields tagged json:"-" (per-flow
 	// records, queue samples) are not set: see Flows and Queue.
-	Summary scenario.Result
+	Summary result.Result
 	// Flows are the records of flows.csv.
 	Flows []metrics.FlowRecord
 	// Queue are the samples of queue.csv; nil when the file is absent.

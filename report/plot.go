@@ -190,6 +190,7 @@ func setLogX(p *plot.Plot, lo, hi float64, format func(float64) string) {
 // spans at most 3 decades. A range of less than a decade gets linTicks.
 type logTicks struct{ format func(float64) string }
 
+// Ticks returns the ticks of the axis range [lo, hi] (plot.Ticker).
 func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 	var ticks []plot.Tick
 	if !(lo > 0) || !(hi >= lo) {
@@ -227,6 +228,7 @@ func (t logTicks) Ticks(lo, hi float64) []plot.Tick {
 // chosen to give about 5 to 10 labels, with unlabelled ticks between.
 type linTicks struct{}
 
+// Ticks returns the ticks of the axis range [lo, hi] (plot.Ticker).
 func (linTicks) Ticks(lo, hi float64) []plot.Tick {
 	if !(hi > lo) || math.IsInf(hi-lo, 0) {
 		return nil

@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/metrics"
-	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 	"gonum.org/v1/plot"
 )
@@ -25,7 +25,7 @@ func synthRun(t *testing.T, dir, cc string, seed uint64, nflows int, penalty flo
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, 7))
 	ns := sim.Nanosecond
-	r := &scenario.Result{Scenario: "synthetic", CC: cc, Seed: seed}
+	r := &result.Result{Scenario: "synthetic", CC: cc, Seed: seed}
 	for i := 0; i < nflows; i++ {
 		size := int64(math.Pow(10, 3+rng.Float64()*4.5))
 		ideal := 2000*ns + sim.Time(float64(size)*8/100e9*float64(sim.Second))
@@ -39,19 +39,19 @@ func synthRun(t *testing.T, dir, cc string, seed uint64, nflows int, penalty flo
 	}
 	r.Summary = metrics.SummarizeFlows(r.Flows)
 	if queue {
-		r.QueuePorts = []scenario.Port{{Node: 10, Port: 0}, {Node: 10, Port: 1}}
+		r.QueuePorts = []result.Port{{Node: 10, Port: 0}, {Node: 10, Port: 1}}
 		for k := 0; k < 500; k++ {
 			for p := range 2 {
 				b := int64(0)
 				if rng.Float64() < 0.6 {
 					b = int64(rng.ExpFloat64() * 20000 * penalty * float64(p+1))
 				}
-				r.Queue = append(r.Queue, scenario.QueueSample{At: sim.Time(k) * sim.Microsecond, Port: p, Bytes: b})
+				r.Queue = append(r.Queue, result.QueueSample{At: sim.Time(k) * sim.Microsecond, Port: p, Bytes: b})
 			}
 		}
 	}
 	out := filepath.Join(dir, cc)
-	if err := r.Write(out, nil); err != nil {
+	if err := r.Write(out); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -158,7 +158,7 @@ func TestReadQueueCSVErrors(t *testing.T) {
 
 func TestLabels(t *testing.T) {
 	mk := func(cc, scen, dir string) *Run {
-		return &Run{Label: cc, Dir: dir, Summary: scenario.Result{CC: cc, Scenario: scen}}
+		return &Run{Label: cc, Dir: dir, Summary: result.Result{CC: cc, Scenario: scen}}
 	}
 	runs := []*Run{mk("dcqcn", "a", "ra/dcqcn"), mk("hpcc", "a", "ra/hpcc"), mk("dcqcn", "b", "rb/dcqcn"),
 		mk("x", "s", "d1/x"), mk("x", "s", "d2/x"), mk("y", "s", "d/y"), mk("y", "s", "d/y")}

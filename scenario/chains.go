@@ -3,7 +3,6 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/workload"
 )
 
@@ -50,34 +49,4 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 	if s.Outputs.FlowFile && (chained || w.Perftest != nil) {
 		*errs = append(*errs, fmt.Errorf("outputs.flow_file: the reference flow file cannot hold chained flows (workload.flows[].after) or perftest's probe chain; remove one of them"))
 	}
-}
-
-// groupSummaries summarises the flows of each group (nil when no flow has
-// one).
-func groupSummaries(recs []metrics.FlowRecord) map[string]metrics.FCTSummary {
-	// count first, so each group's slice is allocated once (a run may hold
-	// hundreds of thousands of flows)
-	count := map[string]int{}
-	for i := range recs {
-		if g := recs[i].Group; g != "" {
-			count[g]++
-		}
-	}
-	by := make(map[string][]metrics.FlowRecord, len(count))
-	for g, c := range count {
-		by[g] = make([]metrics.FlowRecord, 0, c)
-	}
-	for i := range recs {
-		if g := recs[i].Group; g != "" {
-			by[g] = append(by[g], recs[i])
-		}
-	}
-	if len(by) == 0 {
-		return nil
-	}
-	out := make(map[string]metrics.FCTSummary, len(by))
-	for g, rs := range by {
-		out[g] = metrics.SummarizeFlows(rs)
-	}
-	return out
 }

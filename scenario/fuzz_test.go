@@ -5,7 +5,22 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 )
+
+// incastYAML seeds the fuzzer with the end-to-end scenario of the
+// assemble tests: a star of 5 hosts, hosts 0-3 each send 200 KB to host 4.
+const incastYAML = `
+name: e2e-incast4
+stop_ms: 100
+cc: [dcqcn]
+topology: {kind: star, hosts: 5, link_gbps: 100, link_delay_ns: 1000}
+workload:
+  incast:
+    senders: [0, 1, 2, 3]
+    receiver: 4
+    sizes_bytes: [200000]
+`
 
 // FuzzParse checks that Parse never panics, that every error it reports is
 // well formed, and that an accepted scenario re-validates and builds (for
@@ -73,7 +88,7 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 		// Its fabric configuration is one the fabric accepts.
-		c := s.FabricConfig()
+		c := assemble.FabricConfig(s)
 		if err := c.Validate(); err != nil {
 			t.Fatalf("accepted scenario gives an invalid fabric config: %v", err)
 		}
@@ -85,9 +100,9 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		// Check builds everything; it must not panic either.
-		_ = s.Check()
+		_ = assemble.CheckScenario(s)
 		for _, name := range s.CC {
-			b, err := s.Build(name, scenario.RunOptions{})
+			b, err := assemble.Build(s, name, assemble.Options{})
 			if err != nil {
 				continue
 			}

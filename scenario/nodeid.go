@@ -70,9 +70,10 @@ func (v NodeID) isName() bool {
 	return int(nameBase-1-v) < len(names.list)
 }
 
-// unresolved reports whether v is a name placeholder or a value that failed
-// to decode: checks of ids skip it (its error is reported elsewhere).
-func (v NodeID) unresolved() bool { return v <= nameBase }
+// Unresolved reports whether v is a name placeholder or a value that
+// failed to decode: checks of ids skip it (its error is reported by
+// validation). After a successful Parse no NodeID is unresolved.
+func (v NodeID) Unresolved() bool { return v <= nameBase }
 
 // name returns the name v stands for (isName must hold).
 func (v NodeID) name() string {
@@ -186,7 +187,7 @@ func resolveNames(v any, path, kind string, names []string, known bool, errs *Er
 				return
 			}
 			id := NodeID(r.Int())
-			if !id.unresolved() {
+			if !id.Unresolved() {
 				return
 			}
 			if !id.isName() || !known {
@@ -216,8 +217,8 @@ func (s *Scenario) resolveNames(v any, path string, errs *Errors) bool {
 	return resolveNames(v, path, s.Topology.Kind, s.nodeNames, s.namesKnown, errs)
 }
 
-// ids converts node ids to ints.
-func ids(v []NodeID) []int {
+// IDs converts node ids to ints (nil stays nil).
+func IDs(v []NodeID) []int {
 	if v == nil {
 		return nil
 	}

@@ -3,10 +3,7 @@ package scenario
 import (
 	"fmt"
 
-	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/sim"
-	"github.com/ccsim/ccsim/topo"
-	"github.com/ccsim/ccsim/workload"
 )
 
 // PerftestSpec is the perftest model of paper 002's prototype experiments
@@ -45,7 +42,7 @@ var PerftestDefaults = PerftestSpec{DurationMs: 200, MsgSizeBytes: 1_000_000, Tx
 
 // applyDefaults fills the fields of workload.perftest the document does
 // not give.
-func (c *PerftestSpec) applyDefaults(has func(path ...any) bool) {
+func (c *PerftestSpec) applyDefaults(has fieldGiven) {
 	d := &PerftestDefaults
 	key := func(k string) bool { return has("workload", "perftest", k) }
 	if !key("duration_ms") {
@@ -104,149 +101,5 @@ func (c *PerftestSpec) validate(errs *Errors) {
 	}
 }
 
-// testEnd is the end of the perftest test (absolute).
-func (c *PerftestSpec) testEnd() sim.Time { return nsTime(c.StartNs) + msTime(c.DurationMs) }
-
-// perftestParams resolves workload.perftest against topology g: the
-// default endpoints by name, the senders' line rate.
-func (s *Scenario) perftestParams(g *topo.Graph) (workload.PerftestParams, error) {
-	c := s.Workload.Perftest
-	const f = "workload.perftest."
-	p := workload.PerftestParams{QPsPerSender: c.Flows, MsgSize: c.MsgSizeBytes, TxDepth: c.TxDepth,
-		Probe: c.Probe == nil || *c.Probe, ProbeSize: c.ProbeSizeBytes, ProbeGap: usTime(c.ProbeGapUs),
-		ProbeDelay: usTime(c.ProbeDelayUs), ProbeCount: c.ProbeCount,
-		Start: nsTime(c.StartNs), Duration: msTime(c.DurationMs), Prio: c.Prio, ProbePrio: c.ProbePrio}
-	byName := func(field string, names ...string) ([]int, error) {
-		var out []int
-		for _, n := range names {
-			id, ok := g.NodeByName(n)
-			if !ok {
-				return nil, fmt.Errorf("%s%s: not given, and the topology has no node named %s (topology.kind two_site names its hosts A, B and C): give node ids", f, field, n)
-			}
-			out = append(out, id)
-		}
-		return out, nil
-	}
-	var err error
-	if len(c.Senders) > 0 {
-		p.Senders = ids(c.Senders)
-	} else if p.Senders, err = byName("senders", "A", "B"); err != nil {
-		return p, err
-	}
-	if c.Receiver != nil {
-		p.Receiver = int(*c.Receiver)
-	} else {
-		r, err := byName("receiver", "C")
-		if err != nil {
-			return p, err
-		}
-		p.Receiver = r[0]
-	}
-	p.ProbeSrc, p.ProbeDst = p.Senders[0], p.Receiver
-	if c.ProbeSrc != nil {
-		p.ProbeSrc = int(*c.ProbeSrc)
-	}
-	if c.ProbeDst != nil {
-		p.ProbeDst = int(*c.ProbeDst)
-	}
-	check := func(field string, h int) error {
-		if !isHost(g, h) {
-			return fmt.Errorf("%s%s = %d is not a host of the topology (%s)", f, field, h, describeHosts(g))
-		}
-		return nil
-	}
-	for i, h := range p.Senders {
-		if err := check(fmt.Sprintf("senders[%d]", i), h); err != nil {
-			return p, err
-		}
-		p.LineBps = max(p.LineBps, hostBps(g, h))
-	}
-	if err := check("receiver", p.Receiver); err != nil {
-		return p, err
-	}
-	if p.Probe {
-		if err := check("probe_src", p.ProbeSrc); err != nil {
-			return p, err
-		}
-		if err := check("probe_dst", p.ProbeDst); err != nil {
-			return p, err
-		}
-	}
-	return p, nil
-}
-
-// PerftestSummary is summary.json's `perftest`: the bandwidth flows'
-// average throughput over the test and the probe's message latencies
-// (docs/outputs.md §2, docs/workloads.md §3).
-type PerftestSummary struct {
-	DurationMs float64 `json:"duration_ms"`
-	// MeasuredMs is the part of the test the run covered: duration_ms,
-	// unless stop_ms ended the run first.
-	MeasuredMs float64                `json:"measured_ms"`
-	Bandwidth  BandwidthSummary       `json:"bandwidth"`
-	Latency    metrics.LatencySummary `json:"latency"`
-}
-
-// BandwidthSummary is the throughput of the bandwidth flows: per flow and
-// in total, payload delivered in order to the receiver by the end of the
-// test divided by the test time (acked: the bytes the sender saw
-// acknowledged, as perftest counts completions).
-type BandwidthSummary struct {
-	Flows     []BandwidthFlow `json:"flows"`
-	TotalGbps float64         `json:"total_gbps"`
-	MeanGbps  float64         `json:"mean_gbps"`
-	Jain      float64         `json:"jain"`
-}
-
-// BandwidthFlow is one bandwidth flow's outcome.
-type BandwidthFlow struct {
-	FlowID         int     `json:"flow_id"`
-	Src            int     `json:"src"`
-	Dst            int     `json:"dst"`
-	DeliveredBytes int64   `json:"delivered_bytes"`
-	AckedBytes     int64   `json:"acked_bytes"`
-	Gbps           float64 `json:"gbps"`
-	AckedGbps      float64 `json:"acked_gbps"`
-}
-
-// perftestSummary builds the perftest summary of a run that ended at end.
-func (b *Built) perftestSummary(end sim.Time) *PerftestSummary {
-	n := b.Net
-	pt := b.Scenario.Workload.Perftest
-	measured := max(min(end, b.testEnd)-b.testStart, 0)
-	out := &PerftestSummary{DurationMs: pt.DurationMs, MeasuredMs: measured.Seconds() * 1e3}
-	bw := &out.Bandwidth
-	var rates []float64
-	probe := map[int]bool{}
-	var lat []sim.Time
-	for i := range b.Flows {
-		f, q := &b.Flows[i], &n.QPs[i]
-		switch f.Group {
-		case workload.GroupBandwidth:
-			fl := BandwidthFlow{FlowID: i, Src: f.Src, Dst: f.Dst, DeliveredBytes: q.Delivered(), AckedBytes: q.SndUna}
-			if measured > 0 {
-				fl.Gbps = float64(fl.DeliveredBytes) * 8 / measured.Seconds() / 1e9
-				fl.AckedGbps = float64(fl.AckedBytes) * 8 / measured.Seconds() / 1e9
-			}
-			bw.Flows = append(bw.Flows, fl)
-			bw.TotalGbps += fl.Gbps
-			rates = append(rates, fl.Gbps)
-		case workload.GroupProbe:
-			probe[i] = true
-			if f.Messages <= 1 && q.Done { // a one-message probe is a plain flow
-				lat = append(lat, q.Finish-q.Start)
-			}
-		}
-	}
-	if len(rates) > 0 {
-		bw.MeanGbps = bw.TotalGbps / float64(len(rates))
-	}
-	bw.Jain = metrics.Jain(rates)
-	for _, m := range b.msgs {
-		if probe[m.Flow] {
-			lat = append(lat, m.Latency())
-		}
-	}
-	out.Latency = metrics.SummarizeLatency(lat)
-	return out
-}
+// TestEnd is the end of the perftest test (absolute simulated time).
+func (c *PerftestSpec) TestEnd() sim.Time { return NsTime(c.StartNs) + MsTime(c.DurationMs) }

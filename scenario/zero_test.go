@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 )
@@ -18,10 +19,10 @@ func TestExplicitZeroIsNotTheDefault(t *testing.T) {
 	if s.Seed != 0 || s.Topology.LinkDelayNs != 0 {
 		t.Errorf("seed %d, link_delay_ns %v; want 0, 0", s.Seed, s.Topology.LinkDelayNs)
 	}
-	if c := s.FabricConfig(); c.Seed != 0 {
+	if c := assemble.FabricConfig(s); c.Seed != 0 {
 		t.Errorf("fabric seed %d, want 0", c.Seed)
 	}
-	g, err := s.Graph()
+	g, err := assemble.Graph(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +37,7 @@ func TestExplicitZeroIsNotTheDefault(t *testing.T) {
 		fabric sim.Time
 	}{{"", 1000 * sim.Nanosecond}, {", fabric_delay_ns: 0", 0}} {
 		s = mustParse(t, "topology: {kind: leaf_spine, spines: 1, leaves: 2, hosts_per_leaf: 1"+c.extra+"}\n"+flows)
-		g, err := s.Graph()
+		g, err := assemble.Graph(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,6 +17,8 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -34,7 +36,7 @@ func runCmd() *cobra.Command {
 				names = splitList(ccList)
 			}
 			// the checks of validate: a file validate accepts is one run accepts
-			s, err := scenario.Check(args[0], names)
+			s, err := assemble.Check(args[0], names)
 			if err != nil {
 				return errors.New(invalid(args[0], err))
 			}
@@ -59,7 +61,7 @@ func runCmd() *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
-			opt := scenario.RunOptions{Seed: seed, SeedSet: cmd.Flags().Changed("seed")}
+			opt := assemble.Options{Seed: seed, SeedSet: cmd.Flags().Changed("seed")}
 			return runAndReport(cmd.OutOrStdout(), s, opt, out, workers)
 		},
 	}
@@ -86,10 +88,10 @@ func runDefault(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := s.Check(); err != nil {
+	if err := assemble.CheckScenario(s); err != nil {
 		return err
 	}
-	return runAndReport(w, s, scenario.RunOptions{}, filepath.Join("results", s.Name), 0)
+	return runAndReport(w, s, assemble.Options{}, filepath.Join("results", s.Name), 0)
 }
 
 // progressLine shows a live status line on a terminal and nothing otherwise.
@@ -146,12 +148,12 @@ func (p *progressLine) draw() {
 	}
 }
 
-func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, out string, workers int) error {
+func runAndReport(w io.Writer, s *scenario.Scenario, opt assemble.Options, out string, workers int) error {
 	prog := newProgress(len(s.CC))
 	if prog.on {
 		opt.Progress = prog.simTime
 	}
-	res, errs := s.RunAll(s.CC, opt, workers, prog.update)
+	res, errs := assemble.RunAll(s, s.CC, opt, workers, prog.update)
 	var written, failed []string
 	for i, r := range res {
 		if errs[i] != nil {
@@ -162,7 +164,7 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 		dir := filepath.Join(out, r.CC)
 		err := scenario.CheckName("cc", r.CC) // a directory name
 		if err == nil {
-			err = r.Write(dir, s)
+			err = r.Write(dir)
 		}
 		if err != nil {
 			failed = append(failed, fmt.Sprintf("%s: writing %s: %v", r.CC, dir, err))
@@ -190,7 +192,7 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt scenario.RunOptions, ou
 // printTable prints one row per run that completed (nil entries are
 // skipped), and a line naming the runs whose stop time came before every
 // flow finished.
-func printTable(w io.Writer, s *scenario.Scenario, res []*scenario.Result) {
+func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 	fmt.Fprintf(w, "scenario %s\n", s.Name)
 	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
 		"cc", "flows", "done", "unfinished", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
@@ -250,7 +252,7 @@ func validateCmd() *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, a := range args {
-				s, err := scenario.Check(a, nil)
+				s, err := assemble.Check(a, nil)
 				if err != nil {
 					bad++
 					fmt.Fprintln(cmd.OutOrStdout(), invalid(a, err))

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/ccsim/ccsim/cc/pidnntrain"
+	pidnntrain "github.com/ccsim/ccsim/train/pidnn"
 )
 
 func trainCmd() *cobra.Command {

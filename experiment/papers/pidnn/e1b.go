@@ -10,16 +10,16 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/cc/pidnnmodel"
-	"github.com/ccsim/ccsim/cc/pidnntrain"
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
+	pidnntrain "github.com/ccsim/ccsim/train/pidnn"
 )
 
 func e1b() *experiment.Experiment {
 	return &experiment.Experiment{
 		ID:    "e1b",
 		Title: "Predictor training: MAPE per epoch of the LSTM (Table 1)",
-		Setup: `The LSTM RTT predictor (3 steps, input 1, hidden 16, linear head) trained by ccsim train pidnn (cc/pidnntrain) with seed 1: RTT samples of TIMELY and the untrained PID on the 20:1 incast (one per RTT per flow), pairs [K_{t−2}, K_{t−1}, K_t] → L_t balanced over the four |K| ranges (19,056 pairs; paper 19,058), 19 epochs × (800 training + 200 test pairs drawn afresh), Adam lr 0.001, MAE loss, batch 1 (the paper gives no batch size; docs/algorithms/pidnn.md I18). MAPE as eq. (13) rewrites it, |out − L|/(1 + L). This experiment reads the training log shipped with the model files (cc/pidnnmodel/train.json), which ccsim train pidnn reproduces byte for byte (test TestShippedFilesReproduce); it needs no simulation run. For comparison, the MAPE of predicting R_{t+1} = R_t on the balanced set is given.`,
+		Setup: `The LSTM RTT predictor (3 steps, input 1, hidden 16, linear head) trained by ccsim train pidnn (train/pidnn) with seed 1: RTT samples of TIMELY and the untrained PID on the 20:1 incast (one per RTT per flow), pairs [K_{t−2}, K_{t−1}, K_t] → L_t balanced over the four |K| ranges (19,056 pairs; paper 19,058), 19 epochs × (800 training + 200 test pairs drawn afresh), Adam lr 0.001, MAE loss, batch 1 (the paper gives no batch size; docs/algorithms/pidnn.md I18). MAPE as eq. (13) rewrites it, |out − L|/(1 + L). This experiment reads the training log shipped with the model files (cc/pidnnmodel/train.json), which ccsim train pidnn reproduces byte for byte (test TestShippedFilesReproduce); it needs no simulation run. For comparison, the MAPE of predicting R_{t+1} = R_t on the balanced set is given.`,
 		Claims: []experiment.Claim{
 			{ID: "train-mape-19", Description: "training MAPE after epoch 19", PaperValue: "0.035", Unit: "fraction"},
 			{ID: "test-mape-19", Description: "test MAPE after epoch 19", PaperValue: "0.036", Unit: "fraction"},

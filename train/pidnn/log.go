@@ -1,0 +1,82 @@
+package pidnn
+
+import "github.com/ccsim/ccsim/cc/pidnnmodel"
+
+// PaperTable1 is the paper's MAPE per epoch (Table 1, fractions): training
+// and test, epochs 1–19.
+var PaperTable1 = [2][19]float64{
+	{0.113, 0.089, 0.083, 0.064, 0.061, 0.050, 0.052, 0.055, 0.051, 0.046, 0.044, 0.042, 0.039, 0.040, 0.042, 0.040, 0.040, 0.036, 0.035},
+	{0.081, 0.079, 0.059, 0.083, 0.058, 0.067, 0.053, 0.045, 0.044, 0.042, 0.045, 0.039, 0.044, 0.037, 0.043, 0.035, 0.038, 0.042, 0.036},
+}
+
+// Log is the training log written as train.json.
+type Log struct {
+	Paper     string           `json:"paper"`
+	Scenario  string           `json:"scenario"`
+	Seed      uint64           `json:"seed"`
+	Config    configLog        `json:"config"`
+	Dataset   DatasetLog       `json:"dataset"`
+	Epochs    []EpochLog       `json:"epochs"`
+	GainRuns  []GainRunLog     `json:"gain_runs"`
+	Gains     pidnnmodel.Gains `json:"gains"`
+	Converged bool             `json:"converged"`
+}
+
+type configLog struct {
+	Epochs       int              `json:"epochs"`
+	TrainPairs   int              `json:"train_pairs"`
+	TestPairs    int              `json:"test_pairs"`
+	BatchSize    int              `json:"batch_size"`
+	LR           float64          `json:"lr"`
+	MaxPairs     int              `json:"max_pairs"`
+	Sigma        float64          `json:"sigma"`
+	GainRuns     int              `json:"gain_runs"`
+	GainTol      float64          `json:"gain_tol"`
+	Mu0          float64          `json:"mu0"`
+	Clip         float64          `json:"clip"`
+	Beta         float64          `json:"beta"`
+	InitialGains pidnnmodel.Gains `json:"initial_gains"`
+	RTTTargetUs  float64          `json:"rtt_target_us"`
+}
+
+// DatasetLog describes the collected samples and the balanced dataset.
+type DatasetLog struct {
+	// Samples and Pairs per source run ("timely", "pid"): RTT samples and
+	// (input, label) pairs; PairsPerBin per source and |K| range.
+	Samples     map[string]int    `json:"samples"`
+	Pairs       map[string]int    `json:"pairs"`
+	PairsPerBin map[string][4]int `json:"pairs_per_bin"`
+	// PerBin is the number drawn from each range; Total = 4·PerBin.
+	PerBin int `json:"per_bin"`
+	Total  int `json:"total"`
+	// MAPE (eq. 13) of two predictors without learning on the balanced
+	// dataset, for comparison with the LSTM's: RTT_pred = S_t (out = 0) and
+	// RTT_pred = R_t (out = K_t).
+	MAPEHoldS float64 `json:"mape_pred_s"`
+	MAPEHoldR float64 `json:"mape_pred_r"`
+}
+
+// EpochLog is one predictor epoch: the mean training loss (MAE, before each
+// batch's step), and after the epoch's updates the MAE and MAPE (eq. 13) on
+// the epoch's training and test pairs.
+type EpochLog struct {
+	Epoch     int     `json:"epoch"`
+	TrainLoss float64 `json:"train_loss"`
+	TrainMAE  float64 `json:"train_mae"`
+	TestMAE   float64 `json:"test_mae"`
+	TrainMAPE float64 `json:"train_mape"`
+	TestMAPE  float64 `json:"test_mape"`
+}
+
+// GainRunLog is one online gain training run: the gains after it, the
+// largest change of a gain over it, the updates so far, and the run's mean
+// FCT and finish time.
+type GainRunLog struct {
+	Run       int              `json:"run"`
+	MeanJ     float64          `json:"mean_j"` // mean of J = ½(R − rtt_target)² (µs²) over the run's updates
+	Gains     pidnnmodel.Gains `json:"gains"`
+	MaxChange float64          `json:"max_change"`
+	Updates   int64            `json:"updates"`
+	FCTMeanUs float64          `json:"fct_mean_us"`
+	FinishUs  float64          `json:"finish_us"`
+}
