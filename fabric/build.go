@@ -137,6 +137,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 		total += len(ports[i])
 	}
 	n.Ports = make([]Port, total)
+	n.views = make([]SwitchView, len(n.Nodes))
 	// NIC rate for the PFC threshold shift: rate of the lowest-id host.
 	var nicBps int64
 	for i, k := range g.Kinds {
@@ -198,6 +199,7 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 			return nil, he
 		}
 		if nd.Switch {
+			n.views[i] = SwitchView{n: n, id: int32(i), first: nd.FirstPort, np: nd.NumPorts}
 			nd.bufferBytes = st.bufferBytes
 			nd.pfc, nd.pfcStatic, nd.ecn = st.pfc, st.pfcStaticBytes, st.ecn
 			nd.rng = sim.Stream(cfg.Seed, fmt.Sprintf("switch/%d/ecn", i))
@@ -226,7 +228,8 @@ func (n *Network) Switch(sw int) SwitchSettings {
 
 // AddFeature attaches a switch-side feature to switch sw. A nil f attaches
 // nothing: a feature's constructor returns nil at switches where it does
-// not act (BiCC off the DCI switches), which then run no hook at all.
+// not act (e.g. off the switches of some topology role), which then run no
+// hook at all.
 func (n *Network) AddFeature(sw int, f SwitchFeature) {
 	if f == nil {
 		return
@@ -239,13 +242,13 @@ func (n *Network) AddFeature(sw int, f SwitchFeature) {
 func (n *Network) Features(sw int) []SwitchFeature { return n.Nodes[sw].features }
 
 // SetRequirements declares what the senders' algorithm needs (INT stamping,
-// timestamps); it fixes the wire sizes of data and ACK packets.
+// timestamps, a header extension); it fixes the wire sizes of data and ACK
+// packets. It panics if r.Ext is invalid (ExtSpec.Validate): an
+// algorithm's declaration is code.
 func (n *Network) SetRequirements(r Requirements) {
 	n.req = r
 	n.cfg.INT = n.cfg.INT || r.INT
-	if r.WRCCExt && len(n.wrcc) < len(n.pkts) {
-		n.wrcc = append(n.wrcc, make([]WRCCExt, len(n.pkts)-len(n.wrcc))...)
-	}
+	n.setExt(r.Ext)
 	if r.OwnECN {
 		n.cfg.ECN = false
 		for i := range n.Nodes {

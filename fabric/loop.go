@@ -109,7 +109,7 @@ func (n *Network) Run() sim.Time {
 			for i := range n.Nodes {
 				if fs := n.Nodes[i].features; fs != nil {
 					for _, f := range fs {
-						f.OnPeriod(n, int32(i), n.now)
+						f.OnPeriod(&n.views[i], n.now)
 					}
 				}
 			}

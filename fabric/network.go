@@ -124,15 +124,6 @@ type Node struct {
 	Drops         int64
 }
 
-// SwitchFeature is a switch-side mechanism (PCN, Bolt, DCON, WRCC, BiCC, ...)
-// attached to a switch. Hooks run on enqueue and dequeue of data packets and
-// at a fixed sampling period.
-type SwitchFeature interface {
-	OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time)
-	OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time)
-	OnPeriod(n *Network, sw int32, now sim.Time)
-}
-
 // Stats are network-wide counters.
 type Stats struct {
 	Events                         int64
@@ -168,8 +159,14 @@ type Network struct {
 	Ports []Port
 	pkts  []Packet
 	ints  []intStack // INT records per packet slot (only with INT)
-	wrcc  []WRCCExt  // WRCC INT extension per packet slot (only with Requirements.WRCCExt)
 	free  []int32
+	// header extension (ext.go): values per packet slot, only when the
+	// algorithm declares one (extOn); the receiver keeps the values of
+	// extEcho and writes its domain into those of extDom (all-ones words)
+	ext             []Ext
+	extOn           bool
+	extEcho, extDom Ext
+	views           []SwitchView // per node; switches only (feature.go)
 
 	QPs []QP
 	// flow arrivals in (start, index) order; the next one is in the queue
@@ -290,12 +287,12 @@ func (n *Network) alloc() int32 {
 	if n.cfg.INT {
 		n.ints = append(n.ints, intStack{})
 	}
-	if n.req.WRCCExt {
-		n.wrcc = append(n.wrcc, WRCCExt{})
+	if n.extOn {
+		n.ext = append(n.ext, Ext{})
 	}
 	// Once the packets outgrow a core's cache, the loop starts touching
 	// each packet before its arrival runs (see Run).
-	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.wrcc)*int(unsafe.Sizeof(WRCCExt{})) > touchAheadBytes
+	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.ext)*int(unsafe.Sizeof(Ext{})) > touchAheadBytes
 	return int32(len(n.pkts) - 1)
 }
 

@@ -454,7 +454,7 @@ func (s *Scenario) build(ccName string, opt RunOptions, g *topo.Graph, flows []w
 		mk, period := spec.Switch(p)
 		for i := range net.Nodes {
 			if net.Nodes[i].Switch {
-				net.AddFeature(i, mk(net, int32(i)))
+				net.AddFeature(i, mk(net.SwitchView(i)))
 			}
 		}
 		net.SetFeaturePeriod(period)
