@@ -461,7 +461,7 @@ func (l *lossInjector) OnEnqueue(v *SwitchView, in, out int, p *Packet, now sim.
 	}
 }
 func (l *lossInjector) OnDequeue(v *SwitchView, out int, p *Packet, now sim.Time) {}
-func (l *lossInjector) OnPeriod(v *SwitchView, now sim.Time)                     {}
+func (l *lossInjector) OnPeriod(v *SwitchView, now sim.Time)                      {}
 
 // chain is host 0 – switch 2 – switch 3 – host 1, 100 Gb/s, 1 µs links.
 func chain() *topo.Graph {
