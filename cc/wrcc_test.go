@@ -286,3 +286,21 @@ func TestWRCCStability(t *testing.T) {
 		t.Errorf("α = 2, β = 1: |x| = %.3g around τ = 60, want growth > 1e3", r)
 	}
 }
+
+// The typed view of the extension round-trips through the fabric's values
+// (one field per value, the 16-bit fields in the low bits).
+func TestWRCCExtPack(t *testing.T) {
+	x := cc.WRCCExt{Domain: 65535, FBDP: 1, FairRate: 4_000_000_000, RTTEst: 25}
+	if e := x.Pack(); e != (fabric.Ext{65535, 1, 4_000_000_000, 25}) || cc.UnpackWRCCExt(e) != x {
+		t.Fatalf("pack %v, unpack %+v", e, cc.UnpackWRCCExt(e))
+	}
+	spec, err := cc.Lookup("wrcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, req := spec.New(cc.WRCCDefaults())
+	want := fabric.ExtSpec{Words: 4, DataBytes: cc.WRCCExtBytes, AckBytes: cc.WRCCExtBytes, Echo: 0b1111, RecvDomain: 0b0001, SwitchWrites: 0b0100}
+	if req.Ext != want || cc.WRCCExtBytes != 12 {
+		t.Fatalf("wrcc declares %+v, want %+v", req.Ext, want)
+	}
+}

@@ -50,10 +50,11 @@ const maxExtBytes = 9000
 // Validate checks that the masks name only carried values and that the
 // byte counts are in range.
 func (s *ExtSpec) Validate() error {
+	if s.Words < 0 || s.Words > MaxExtWords {
+		return fmt.Errorf("header extension: %d words out of range [0, %d]", s.Words, MaxExtWords)
+	}
 	all := uint8(1)<<s.Words - 1
 	switch {
-	case s.Words < 0 || s.Words > MaxExtWords:
-		return fmt.Errorf("header extension: %d words out of range [0, %d]", s.Words, MaxExtWords)
 	case s.DataBytes < 0 || s.DataBytes > maxExtBytes || s.AckBytes < 0 || s.AckBytes > maxExtBytes:
 		return fmt.Errorf("header extension: %d data / %d ACK bytes out of range [0, %d]", s.DataBytes, s.AckBytes, maxExtBytes)
 	case s.Echo&^all != 0 || s.RecvDomain&^all != 0 || s.SwitchWrites&^all != 0:

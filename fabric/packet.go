@@ -34,9 +34,10 @@ const (
 	AckHeaderBytes  = 46 // L2 14 + IPv4 20 + ACK header 12 (before INT and padding)
 	PFCBytes        = 43 // L2 14 + IPv4 20 + time 4 + qlen 4 + class 1
 	CNPBytes        = 60
-	// IntHopBytes is the size of one INT hop record (HPCC) and IntHeaderBytes
-	// the fixed INT stack the reference always carries in HPCC mode
-	// (5 records of 8 bytes + 2-byte hop count).
+	// IntHopBytes is the size of one INT hop record (the reference's HPCC
+	// INT format) and IntHeaderBytes the fixed INT stack the reference
+	// always carries in HPCC mode (5 records of 8 bytes + 2-byte hop
+	// count).
 	IntHopBytes    = 8
 	IntHeaderBytes = 42
 	// MaxIntHops is the capacity of a packet's INT stack.
@@ -44,7 +45,8 @@ const (
 )
 
 // IntHop is one in-band telemetry record stamped by a switch egress port
-// when the packet starts transmitting (HPCC's fields).
+// when the packet starts transmitting (the fields of the reference's HPCC
+// INT record).
 type IntHop struct {
 	Bps     int64    // line rate of the egress link, bits per second
 	TS      sim.Time // time the packet started transmitting
