@@ -152,6 +152,7 @@ type Network struct {
 	now        sim.Time
 	touch      int32 // sink of software prefetch loads (see switchSend, Run)
 	touchAhead bool  // packets outgrew the cache: touch them ahead (see alloc)
+	extOn      bool  // the algorithm declares a header extension (ext.go)
 	q          sim.Queue
 	stopAt     sim.Time
 
@@ -159,14 +160,8 @@ type Network struct {
 	Ports []Port
 	pkts  []Packet
 	ints  []intStack // INT records per packet slot (only with INT)
+	ext   []Ext      // header-extension values per packet slot (only with extOn, ext.go)
 	free  []int32
-	// header extension (ext.go): values per packet slot, only when the
-	// algorithm declares one (extOn); the receiver keeps the values of
-	// extEcho and writes its domain into those of extDom (all-ones words)
-	ext             []Ext
-	extOn           bool
-	extEcho, extDom Ext
-	views           []SwitchView // per node; switches only (feature.go)
 
 	QPs []QP
 	// flow arrivals in (start, index) order; the next one is in the queue
@@ -220,6 +215,11 @@ type Network struct {
 	// Progress, if set, is called about every million events with the
 	// current simulated time.
 	Progress func(now sim.Time)
+
+	// the receiver keeps the extension values of extEcho and writes its
+	// domain into those of extDom (all-ones words; ext.go)
+	extEcho, extDom Ext
+	views           []SwitchView // per node; switches only (feature.go)
 }
 
 // PFCEvent is one received PFC frame (the reference's pfc.txt line).
