@@ -36,7 +36,7 @@ func newBoltSwitch(p *BoltParams, sw *fabric.SwitchView) *boltSwitch {
 }
 
 // OnEnqueue runs the switch algorithm for a packet that has just joined
-// egress port out's queue.
+// egress port i's queue.
 func (s *boltSwitch) OnEnqueue(sw *fabric.SwitchView, in, i int, p *fabric.Packet, now sim.Time) {
 	if s.p.SM {
 		// supply: what the link could carry since the last arrival, less

@@ -179,8 +179,8 @@ func (s *WRCCSwitch) LastInput(e int) WRCCPortInput { return s.last[e] }
 // Domain is the switch's datacenter id.
 func (s *WRCCSwitch) Domain() uint16 { return s.domain }
 
-// OnEnqueue counts a data packet handed from ingress i to egress e's queue in Bytes
-// (paper §3.2 "data-plane statistics"; wire bytes, I10).
+// OnEnqueue counts a data packet handed from ingress i to egress e's queue
+// in Bytes (paper §3.2 "data-plane statistics"; wire bytes, I10).
 func (s *WRCCSwitch) OnEnqueue(sw *fabric.SwitchView, i, e int, p *fabric.Packet, now sim.Time) {
 	s.busy = true
 	if p.Kind != fabric.KindData {
