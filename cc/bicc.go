@@ -87,59 +87,6 @@ func (p *BiCCParams) Validate() error {
 	return nil
 }
 
-// BiCCVOQs is the byte accounting of one DCI egress port's virtual output
-// queues (I6): bytes queued per VOQ, their total and the number of
-// non-empty VOQs. The port's packets stay in its one FIFO per class; the
-// VOQs only decide which flows are notified.
-type BiCCVOQs struct {
-	Bytes  []int64
-	Total  int64
-	Active int
-}
-
-// Add counts b bytes joining VOQ k.
-func (v *BiCCVOQs) Add(k int, b int64) {
-	if v.Bytes[k] == 0 {
-		v.Active++
-	}
-	v.Bytes[k] += b
-	v.Total += b
-}
-
-// Remove counts b bytes of VOQ k leaving the port.
-func (v *BiCCVOQs) Remove(k int, b int64) {
-	v.Bytes[k] -= b
-	v.Total -= b
-	if v.Bytes[k] == 0 {
-		v.Active--
-	}
-}
-
-// Culprit reports whether VOQ k holds at least the mean backlog of the
-// port's non-empty VOQs (I6): Bytes[k]·Active ≥ Total, Bytes[k] > 0.
-func (v *BiCCVOQs) Culprit(k int) bool {
-	return v.Bytes[k] > 0 && v.Bytes[k]*int64(v.Active) >= v.Total
-}
-
-// BiCCVOQ maps a packet to its VOQ (I5): the destination host id mod voqs
-// (key dst), or the flow id mod voqs (key flow).
-func BiCCVOQ(byFlow bool, dst, qp int32, voqs int) int {
-	if byFlow {
-		return int(qp) % voqs
-	}
-	return int(dst) % voqs
-}
-
-// BiCCNotify is the DCI's decision for a cross-datacenter data packet of a
-// side that notifies (I7, I8): the packet found q bytes at its egress port
-// (itself excluded), K is the port's threshold in bytes, voq the packet's
-// VOQ in v (the packet already counted), last the time of the flow's
-// previous notice from this switch and gap dci_cnp_interval_us. It
-// notifies iff q ≥ K, the VOQ is a culprit and now − last ≥ gap.
-func BiCCNotify(q, K int64, v *BiCCVOQs, voq int, last, now, gap sim.Time) bool {
-	return q >= K && v.Culprit(voq) && now-last >= gap
-}
-
 // biccRun holds one run's constants.
 type biccRun struct {
 	p      BiCCParams
@@ -150,104 +97,6 @@ type biccRun struct {
 func newBiCCRun(p *BiCCParams) *biccRun {
 	return &biccRun{p: *p, gap: usToTime(p.DCICNPIntervalUs), byFlow: p.VOQKey == "flow"}
 }
-
-// BiCCSwitch is BiCC's logic at one DCI switch.
-type BiCCSwitch struct {
-	r      *biccRun
-	sw     int32
-	first  int32
-	domain uint16
-	dom    []uint16 // datacenter of every node
-	k      []int64  // K_DCI in bytes per local port
-	// Ports are the VOQ byte counts of each egress port (local index).
-	Ports []BiCCVOQs
-	last  []sim.Time // per flow: last notice from this switch
-	// Notices counts the notices this switch sent, SenderSide and
-	// ReceiverSide those for flows whose sender's or receiver's datacenter
-	// is this switch's.
-	Notices, SenderSide, ReceiverSide int64
-}
-
-// NewBiCCSwitch returns the constructor of BiCC's switch feature for one
-// run. It returns nil (no feature) for a switch that is not a DCI switch
-// (role dci_role, I2) and for every switch of a graph without datacenter
-// domains (no flow is cross-datacenter there, I3), so that the other
-// switches run no hook at all. Call it after the flows were added: the
-// feature sizes per-flow state.
-func NewBiCCSwitch(p *BiCCParams) func(n *fabric.Network, sw int32) fabric.SwitchFeature {
-	r := newBiCCRun(p)
-	return func(n *fabric.Network, sw int32) fabric.SwitchFeature {
-		g := n.Graph()
-		if g.Role(int(sw)) != r.p.DCIRole || len(g.Domains) == 0 {
-			return nil
-		}
-		return newBiCCSwitch(r, n, sw)
-	}
-}
-
-func newBiCCSwitch(r *biccRun, n *fabric.Network, sw int32) *BiCCSwitch {
-	g := n.Graph()
-	nd := &n.Nodes[sw]
-	np := int(nd.NumPorts)
-	s := &BiCCSwitch{r: r, sw: sw, first: nd.FirstPort, domain: g.Domain(int(sw)), dom: g.Domains,
-		k: make([]int64, np), Ports: make([]BiCCVOQs, np), last: make([]sim.Time, len(n.QPs))}
-	kd := usToTime(r.p.KDCIUs)
-	bytes := make([]int64, np*r.p.VOQs)
-	for e := range np {
-		s.k[e] = sim.BytesIn(kd, n.Ports[nd.FirstPort+int32(e)].Bps)
-		s.Ports[e].Bytes = bytes[e*r.p.VOQs : (e+1)*r.p.VOQs : (e+1)*r.p.VOQs]
-	}
-	for i := range s.last {
-		s.last[i] = -sim.Never / 2
-	}
-	return s
-}
-
-// OnEnqueue counts a data packet into its VOQ and decides on a notice.
-func (s *BiCCSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
-	if p.Kind != fabric.KindData {
-		return
-	}
-	e := int(out - s.first)
-	v := &s.Ports[e]
-	voq := BiCCVOQ(s.r.byFlow, p.Dst, p.QP, s.r.p.VOQs)
-	size := int64(p.Size)
-	v.Add(voq, size)
-	ds, dd := s.dom[p.Src], s.dom[p.Dst]
-	if ds == dd {
-		return // intra-datacenter (I3)
-	}
-	snd := ds == s.domain && s.r.p.SenderSide
-	rcv := dd == s.domain && s.r.p.ReceiverSide
-	if !snd && !rcv {
-		return
-	}
-	q := n.Ports[out].QueueBytes() - size
-	if !BiCCNotify(q, s.k[e], v, voq, s.last[p.QP], now, s.r.gap) {
-		return
-	}
-	s.last[p.QP] = now
-	s.Notices++
-	if ds == s.domain {
-		s.SenderSide++
-	} else {
-		s.ReceiverSide++
-	}
-	// a CNP-sized notice in class 0 that carries only its send time
-	// (statistics; I10)
-	n.SendNotice(sw, p.QP, int64(now), int32(s.r.p.NoticeBytes))
-}
-
-// OnDequeue removes a departing data packet from its VOQ.
-func (s *BiCCSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
-	if p.Kind != fabric.KindData {
-		return
-	}
-	s.Ports[out-s.first].Remove(BiCCVOQ(s.r.byFlow, p.Dst, p.QP, s.r.p.VOQs), int64(p.Size))
-}
-
-// OnPeriod is unused.
-func (s *BiCCSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
 
 // BiCC is one QP's sender: the DCQCN reaction point, which takes a DCI
 // notice as a CNP (I1).
@@ -294,7 +143,7 @@ func init() {
 		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			return NewBiCC(pp.(*BiCCParams)), fabric.Requirements{AckPrio: 1}
 		},
-		Switch: func(pp Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time) {
+		Switch: func(pp Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time) {
 			return NewBiCCSwitch(pp.(*BiCCParams)), 0
 		},
 	})

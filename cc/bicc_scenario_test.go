@@ -38,19 +38,18 @@ func (w *firstSignal) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
 // queueCross records the first time a data packet joining port (local
 // index) of its switch found at least k bytes there.
 type queueCross struct {
-	first, port int32
-	k           int64
-	at          sim.Time
+	port int
+	k    int64
+	at   sim.Time
 }
 
-func (c *queueCross) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
-	if p.Kind == fabric.KindData && out == c.first+c.port && c.at == sim.Never && n.Ports[out].QueueBytes()-int64(p.Size) >= c.k {
+func (c *queueCross) OnEnqueue(sw *fabric.SwitchView, in, out int, p *fabric.Packet, now sim.Time) {
+	if p.Kind == fabric.KindData && out == c.port && c.at == sim.Never && sw.QueueBytes(out)-int64(p.Size) >= c.k {
 		c.at = now
 	}
 }
-func (c *queueCross) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
-}
-func (c *queueCross) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
+func (c *queueCross) OnDequeue(sw *fabric.SwitchView, out int, p *fabric.Packet, now sim.Time) {}
+func (c *queueCross) OnPeriod(sw *fabric.SwitchView, now sim.Time)                             {}
 
 // crossRun is one run of the long-haul scenario.
 type crossRun struct {
@@ -71,8 +70,8 @@ func runCross(t *testing.T, c crossDC, flows []workload.Flow, name string, p cc.
 		return &firstSignal{Algorithm: a, cnp: &r.firstCNP[q.ID], notice: &r.firstNotice[q.ID]}
 	})
 	nd := &r.n.Nodes[c.dciA]
-	lh := nd.NumPorts - 1
-	qc := &queueCross{first: nd.FirstPort, port: lh, k: sim.BytesIn(32*us, 400e9), at: sim.Never}
+	lh := int(nd.NumPorts) - 1
+	qc := &queueCross{port: lh, k: sim.BytesIn(32*us, 400e9), at: sim.Never}
 	r.n.AddFeature(c.dciA, qc)
 	r.n.Run()
 	for i := range r.n.QPs {
@@ -81,7 +80,7 @@ func runCross(t *testing.T, c crossDC, flows []workload.Flow, name string, p cc.
 		}
 	}
 	r.cross = qc.at
-	r.peak = r.n.Ports[nd.FirstPort+lh].Stats.MaxQueueBytes
+	r.peak = r.n.Ports[int(nd.FirstPort)+lh].Stats.MaxQueueBytes
 	return r
 }
 

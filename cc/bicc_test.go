@@ -281,7 +281,7 @@ func buildAlg(t *testing.T, g *topo.Graph, cfg fabric.Config, flows []workload.F
 		mk, period := spec.Switch(p)
 		for i := range n.Nodes {
 			if n.Nodes[i].Switch {
-				f := mk(n, int32(i))
+				f := mk(n.SwitchView(i))
 				if f != nil {
 					feats[i] = f
 				}
@@ -314,7 +314,7 @@ func TestBiCCSwitchOnlyAtDCI(t *testing.T) {
 		mk := cc.NewBiCCSwitch(p)
 		var at []int
 		for i := range n.Nodes {
-			if n.Nodes[i].Switch && mk(n, int32(i)) != nil {
+			if n.Nodes[i].Switch && mk(n.SwitchView(i)) != nil {
 				at = append(at, i)
 			}
 		}

@@ -154,66 +154,6 @@ func DecodeBoltSRC(arg int64, now sim.Time) BoltSRC {
 	}
 }
 
-// boltSwitch is Bolt's switch logic at one switch: SRC generation, PRU and
-// SM tokens per egress port.
-type boltSwitch struct {
-	p        *BoltParams
-	first    int32
-	wire     int64   // wire bytes of a full data packet
-	ccThresh int64   // bytes
-	smCap    float64 // bytes
-	pru      []int32
-	sm       []float64
-	smLast   []sim.Time
-}
-
-// OnEnqueue runs the switch algorithm for a packet that has just joined
-// egress port out's queue.
-func (s *boltSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
-	i := out - s.first
-	port := &n.Ports[out]
-	if s.p.SM {
-		// supply: what the link could carry since the last arrival, less
-		// what arrived
-		s.sm[i] += float64(port.Bps)*float64(now-s.smLast[i])/float64(8*sim.Second) - float64(p.Size)
-		s.sm[i] = math.Min(s.sm[i], s.smCap)
-		s.smLast[i] = now
-	}
-	if p.Kind != fabric.KindData {
-		return
-	}
-	if q := port.QueueBytes() - int64(p.Size); q >= s.ccThresh {
-		if p.Mark&BoltDec == 0 {
-			n.SendNotice(sw, p.QP, BoltSRC{QueueBytes: q, LinkBps: port.Bps, TxTime: p.TS}.Arg(), BoltSRCBytes)
-			p.Mark |= BoltDec
-		}
-		p.Mark &^= BoltInc
-		return
-	}
-	if s.p.PRU && p.Mark&BoltLast != 0 {
-		// this packet's ACK will not clock out a new one: capacity frees up
-		if p.Mark&BoltFirst == 0 && s.pru[i] < int32(s.p.MaxPRUTokens) {
-			s.pru[i]++
-		}
-		return
-	}
-	if p.Mark&BoltInc != 0 {
-		switch {
-		case s.p.PRU && s.pru[i] > 0:
-			s.pru[i]--
-		case s.p.SM && s.sm[i] >= float64(s.wire):
-			s.sm[i] -= float64(s.wire)
-		default:
-			p.Mark &^= BoltInc
-		}
-	}
-}
-
-func (s *boltSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
-}
-
-func (s *boltSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
-
 // Bolt is one QP's sender.
 type Bolt struct {
 	p *BoltParams
@@ -254,7 +194,7 @@ func (b *Bolt) Start(q *fabric.QP, now sim.Time) {
 	}
 	b.Cwnd = math.Max(b.minCwnd, math.Min(b.Cwnd, b.maxCwnd))
 	b.SeqAI = int64(b.Cwnd * float64(b.mtu))
-	b.LastDecAt = -sim.Never / 2
+	b.LastDecAt = longAgo
 	q.WantSendHook = true
 	b.apply(q)
 }
@@ -358,19 +298,9 @@ func init() {
 		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			return NewBolt(pp.(*BoltParams)), fabric.Requirements{}
 		},
-		Switch: func(pp Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time) {
+		Switch: func(pp Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time) {
 			p := pp.(*BoltParams)
-			return func(n *fabric.Network, sw int32) fabric.SwitchFeature {
-				nd := &n.Nodes[sw]
-				wire := int64(n.Config().PayloadBytes) + fabric.DataHeaderBytes
-				s := &boltSwitch{p: p, first: nd.FirstPort, wire: wire,
-					ccThresh: int64(p.CCThresh * float64(wire)), smCap: p.SMCap * float64(wire),
-					pru: make([]int32, nd.NumPorts), sm: make([]float64, nd.NumPorts), smLast: make([]sim.Time, nd.NumPorts)}
-				for i := range s.sm {
-					s.sm[i] = s.smCap
-				}
-				return s
-			}, 0
+			return func(sw *fabric.SwitchView) fabric.SwitchFeature { return newBoltSwitch(p, sw) }, 0
 		},
 	})
 }

@@ -189,12 +189,12 @@ func TestBoltSwitchTokens(t *testing.T) {
 	if period != 0 {
 		t.Errorf("period %v, want none", period)
 	}
-	const sw = 3
-	f := mk(net, sw)
-	out := net.Nodes[sw].FirstPort + 2
+	sw := net.SwitchView(3)
+	f := mk(sw)
+	const out = 2 // local port to host 2
 	send := func(at sim.Time, mark uint8) uint8 {
 		pk := &fabric.Packet{Kind: fabric.KindData, Size: 1048, Payload: 1000, Mark: mark}
-		f.OnEnqueue(net, sw, net.Nodes[sw].FirstPort, out, pk, at)
+		f.OnEnqueue(sw, 0, out, pk, at)
 		return pk.Mark
 	}
 	// supply starts at the cap: 3144 − 1048 = 2096 ≥ 1048 keeps INC (→ 1048)
@@ -227,7 +227,7 @@ func TestBoltSwitchTokens(t *testing.T) {
 	p = cc.BoltDefaults()
 	p.PRU, p.SM = false, false
 	mk, _ = spec.Switch(p)
-	f = mk(net, sw)
+	f = mk(sw)
 	send(0, cc.BoltLast)
 	if m := send(sim.Millisecond, cc.BoltInc); m != 0 {
 		t.Errorf("INC without PRU/SM: %#x", m)

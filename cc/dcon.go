@@ -113,9 +113,6 @@ func (p *DCONParams) Validate() error {
 	return nil
 }
 
-// DCONMaxN is the largest N a CNM carries (its 8-bit field).
-const DCONMaxN = 255
-
 // dconRun is the state shared by one run's switches and QPs.
 type dconRun struct {
 	p          DCONParams
@@ -143,234 +140,6 @@ func newDCONRun(p *DCONParams) *dconRun {
 	}
 }
 
-// init sizes the run from the network (once, at the first switch).
-func (r *dconRun) init(n *fabric.Network) {
-	r.once.Do(func() {
-		rtt, _ := n.Graph().MaxRTT(n.Config().PayloadBytes)
-		r.window = sim.Time(r.p.WindowRTTs * float64(rtt))
-		r.recompute = max(r.window/4, sim.Nanosecond)
-		r.flows = len(n.QPs)
-	})
-}
-
-// DCONQCNM is the dynamic burst threshold of an egress port (§4.4, eq. 2
-// with all M senders at line rate): max(Q_ECN, Q_PFC/M − 3·d·C·(M − 1)),
-// d the per-hop delay and C the link rate; M ≥ 1.
-func DCONQCNM(qECN, qPFC int64, m int, d sim.Time, bps int64) int64 {
-	if m < 1 {
-		m = 1
-	}
-	x := qPFC/int64(m) - 3*sim.BytesIn(d, bps)*int64(m-1)
-	return max(qECN, x)
-}
-
-// DCONState is an egress port's congestion state (§1.2).
-type DCONState uint8
-
-const (
-	DCONNone       DCONState = iota // q < Q_ECN
-	DCONPersistent                  // Q_ECN ≤ q < Q_CNM: ECN marking (while enabled)
-	DCONBurst                       // q ≥ Q_CNM: CNMs, ECN marking off
-)
-
-// DCONPort is the egress state machine of one port: ECN marking is a step
-// at Q_ECN decided at enqueue with the queue the arriving packet finds
-// (excluding itself); a burst (q ≥ Q_CNM) disables marking until the
-// queue falls below Q_ECN (interpretation I3, a hysteresis flag).
-type DCONPort struct {
-	ECNOff bool // marking disabled since the last burst
-}
-
-// Step classifies a packet that finds queue q and says whether to mark it.
-func (s *DCONPort) Step(q, qECN, qCNM int64) (st DCONState, mark bool) {
-	switch {
-	case q >= qCNM:
-		s.ECNOff = true
-		return DCONBurst, false
-	case q < qECN:
-		s.ECNOff = false
-		return DCONNone, false
-	}
-	return DCONPersistent, !s.ECNOff
-}
-
-// dconSwitch is DCON's logic at one switch.
-type dconSwitch struct {
-	r     *dconRun
-	sw    int32
-	first int32
-	np    int
-	port  []DCONPort
-	tLast []sim.Time // per ingress port: last packet of a non-congested flow
-	qcnm  []int64    // per egress port
-	// dynamic Q_CNM: fed[i·np + e] = last time ingress i sent data to
-	// egress e
-	fed  []sim.Time
-	qcAt sim.Time
-	fan  []int
-	// flows: last time each flow's data was seen here, the flows seen at
-	// each egress (pruned when counting N), and the last CNM per flow
-	lastSeen []sim.Time
-	inList   []bool
-	members  [][]int32
-	lastCNM  []sim.Time
-	// CNMs counts the CNMs this switch sent.
-	CNMs int64
-}
-
-func newDCONSwitch(r *dconRun, n *fabric.Network, sw int32) *dconSwitch {
-	r.init(n)
-	nd := &n.Nodes[sw]
-	np := int(nd.NumPorts)
-	s := &dconSwitch{r: r, sw: sw, first: nd.FirstPort, np: np,
-		port: make([]DCONPort, np), tLast: make([]sim.Time, np), qcnm: make([]int64, np),
-		members: make([][]int32, np), qcAt: -sim.Never / 2}
-	for i := range s.tLast {
-		s.tLast[i] = -sim.Never / 2
-	}
-	s.fed = make([]sim.Time, np*np)
-	for i := range s.fed {
-		s.fed[i] = -sim.Never / 2
-	}
-	s.fan = make([]int, np)
-	for e := range s.qcnm {
-		s.qcnm[e] = r.qCNM
-	}
-	return s
-}
-
-// OnEnqueue runs the state machine for a data packet that has just joined
-// egress port out, having entered on port in.
-func (s *dconSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
-	if p.Kind != fabric.KindData {
-		return
-	}
-	e, i := int(out-s.first), int(in-s.first)
-	r := s.r
-	if s.lastSeen == nil {
-		s.lastSeen = make([]sim.Time, r.flows)
-		s.inList = make([]bool, r.flows)
-		s.lastCNM = make([]sim.Time, r.flows)
-		for k := range s.lastCNM {
-			s.lastCNM[k] = -sim.Never / 2
-		}
-	}
-	s.lastSeen[p.QP] = now
-	if !s.inList[p.QP] {
-		s.inList[p.QP] = true
-		s.members[e] = append(s.members[e], p.QP)
-	}
-	s.fed[i*s.np+e] = now
-	if r.p.QCNMMode != "static" && now-s.qcAt >= r.recompute {
-		s.recomputeQCNM(n, now)
-	}
-	port := &n.Ports[out]
-	q := port.QueueBytes() - int64(p.Size)
-	st, mark := s.port[e].Step(q, r.qECN, s.qcnm[e])
-	if st != DCONBurst {
-		s.tLast[i] = now // a non-congested flow's packet at ingress i
-		if mark {
-			p.ECN = true
-			port.Stats.Marked++
-		}
-		return
-	}
-	// burst: a CNM if ingress i carries non-congested flows too
-	if now-s.lastCNM[p.QP] < r.gap || !s.shared(n, i, e, now) {
-		return
-	}
-	s.lastCNM[p.QP] = now
-	s.CNMs++
-	// the CNM carries N, C and (for statistics) the time it was sent
-	n.SendNoticeArgs(sw, p.QP, fabric.NoticeArgs{int64(s.countN(e, now)), port.Bps, int64(now)}, int32(r.p.CNMBytes))
-}
-
-// shared reports whether ingress i carries non-congested flows while
-// egress e is in burst. Every flow to e is congested (§1.3 rule 1), so the
-// non-congested ones are those to other egress ports: by default (I6) an
-// egress port e' ≠ e that got data from i in the last T and is not in burst
-// itself now; with ingress_rule tlast, the spec's literal T_last (the last
-// packet that found its egress not in burst, any flow, any egress).
-func (s *dconSwitch) shared(n *fabric.Network, i, e int, now sim.Time) bool {
-	if s.r.p.IngressRule == "tlast" {
-		return now-s.tLast[i] < s.r.window
-	}
-	since := now - s.r.window
-	row := s.fed[i*s.np : (i+1)*s.np]
-	for e2, t := range row {
-		if e2 != e && t > since && n.Ports[s.first+int32(e2)].QueueBytes() < s.qcnm[e2] {
-			return true
-		}
-	}
-	return false
-}
-
-// countN is the number of distinct flows seen at egress e in the last T
-// (interpretation I5; at least 1, at most 255), pruning the others.
-func (s *dconSwitch) countN(e int, now sim.Time) int {
-	m := s.members[e]
-	for k := 0; k < len(m); {
-		if now-s.lastSeen[m[k]] >= s.r.window {
-			s.inList[m[k]] = false
-			m[k] = m[len(m)-1]
-			m = m[:len(m)-1]
-			continue
-		}
-		k++
-	}
-	s.members[e] = m
-	return min(max(len(m), 1), DCONMaxN)
-}
-
-// recomputeQCNM updates every egress port's Q_CNM (dynamic and
-// pfc_fraction modes): M(e) = the largest fan-out (distinct egress ports
-// fed in the last T) of the ingress ports that fed e in the last T; Q_PFC =
-// q_pfc_kb or the smallest PFC threshold among those ingress ports.
-func (s *dconSwitch) recomputeQCNM(n *fabric.Network, now sim.Time) {
-	s.qcAt = now
-	since := now - s.r.window
-	np := s.np
-	for i := range np {
-		c := 0
-		for e := range np {
-			if s.fed[i*np+e] > since {
-				c++
-			}
-		}
-		s.fan[i] = c
-	}
-	for e := range np {
-		m, qpfc := 1, int64(-1)
-		for i := range np {
-			if s.fed[i*np+e] <= since {
-				continue
-			}
-			m = max(m, s.fan[i])
-			if s.r.qPFC == 0 {
-				if t := n.PFCThreshold(s.first + int32(i)); qpfc < 0 || t < qpfc {
-					qpfc = t
-				}
-			}
-		}
-		if s.r.qPFC > 0 {
-			qpfc = s.r.qPFC
-		} else if qpfc < 0 {
-			qpfc = n.PFCThreshold(s.first + int32(e))
-		}
-		port := &n.Ports[s.first+int32(e)]
-		if s.r.p.QCNMMode == "pfc_fraction" {
-			s.qcnm[e] = max(s.r.qECN, int64(s.r.p.QCNMFraction*float64(qpfc)))
-		} else {
-			s.qcnm[e] = DCONQCNM(s.r.qECN, qpfc, m, port.Delay, port.Bps)
-		}
-	}
-}
-
-func (s *dconSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
-}
-
-func (s *dconSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
-
 // DCON is one QP's sender: the DCQCN reaction point plus the CNM branch.
 type DCON struct {
 	*DCQCN
@@ -396,19 +165,12 @@ type dconLiteral struct{ *DCON }
 func NewDCON(p *DCONParams) func(q *fabric.QP) fabric.Algorithm {
 	r := newDCONRun(p)
 	return func(q *fabric.QP) fabric.Algorithm {
-		d := &DCON{DCQCN: r.dcqcn(q).(*DCQCN), r: r, LastCNMAt: -sim.Never / 2}
+		d := &DCON{DCQCN: r.dcqcn(q).(*DCQCN), r: r, LastCNMAt: longAgo}
 		if r.p.LiteralCNP {
 			return dconLiteral{d}
 		}
 		return d
 	}
-}
-
-// NewDCONSwitch returns the constructor of DCON's switch feature for one
-// run (call it once per run: the switches share its constants).
-func NewDCONSwitch(p *DCONParams) func(n *fabric.Network, sw int32) fabric.SwitchFeature {
-	r := newDCONRun(p)
-	return func(n *fabric.Network, sw int32) fabric.SwitchFeature { return newDCONSwitch(r, n, sw) }
 }
 
 // Start: the DCQCN reaction point at line rate; the literal mode runs no
@@ -524,7 +286,7 @@ func init() {
 			p := pp.(*DCONParams)
 			return NewDCON(p), fabric.Requirements{AckPrio: 1, OwnECN: true, CNPInterval: usToTime(p.CNPIntervalX)}
 		},
-		Switch: func(pp Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time) {
+		Switch: func(pp Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time) {
 			return NewDCONSwitch(pp.(*DCONParams)), 0
 		},
 	})

@@ -176,7 +176,7 @@ func buildDCON(t *testing.T, g *topo.Graph, cfg fabric.Config, flows []workload.
 	mk, _ := spec.Switch(p)
 	for i := range n.Nodes {
 		if n.Nodes[i].Switch {
-			n.AddFeature(i, mk(n, int32(i)))
+			n.AddFeature(i, mk(n.SwitchView(i)))
 		}
 	}
 	n.SetAlgorithm(ctor)

@@ -108,8 +108,6 @@ func (p *DCQCNParams) Validate() error {
 	return nil
 }
 
-func usToTime(us float64) sim.Time { return sim.Time(us*float64(sim.Microsecond) + 0.5) }
-
 // dcqcnConst are the per-run constants shared by all QPs.
 type dcqcnConst struct {
 	p                     DCQCNParams
@@ -148,9 +146,9 @@ func NewDCQCN(p *DCQCNParams) func(q *fabric.QP) fabric.Algorithm {
 		alphaIv:   usToTime(p.AlphaResumeInterval),
 		decIv:     usToTime(p.RateDecreaseInterval),
 		incIv:     usToTime(p.RPTimer),
-		ai:        int64(p.RateAI * 1e6),
-		hai:       int64(p.RateHAI * 1e6),
-		minRate:   int64(p.MinRate * 1e6),
+		ai:        mbpsToBps(p.RateAI),
+		hai:       mbpsToBps(p.RateHAI),
+		minRate:   mbpsToBps(p.MinRate),
 		canonical: p.Mode == "canonical",
 	}
 	if !c.canonical {

@@ -148,7 +148,7 @@ func init() {
 				if mtu == 0 {
 					mtu = q.PayloadBytes()
 				}
-				return &DCTCP{p: p, ai: int64(p.RateAI * 1e6), minRate: int64(p.MinRate * 1e6), mtu: mtu}
+				return &DCTCP{p: p, ai: mbpsToBps(p.RateAI), minRate: mbpsToBps(p.MinRate), mtu: mtu}
 			}, req
 		},
 	})

@@ -90,7 +90,7 @@ type HPCC struct {
 
 // NewHPCC returns a per-QP constructor.
 func NewHPCC(p *HPCCParams) func(q *fabric.QP) fabric.Algorithm {
-	c := &hpccConst{p: *p, ai: int64(p.RateAI * 1e6), minRate: int64(p.MinRate * 1e6), quant: p.IntMulti > 0}
+	c := &hpccConst{p: *p, ai: mbpsToBps(p.RateAI), minRate: mbpsToBps(p.MinRate), quant: p.IntMulti > 0}
 	if c.quant {
 		c.byteUnit, c.qlenUnit = 128*int64(p.IntMulti), 80*int64(p.IntMulti)
 		if m := p.IntMulti; m&(m-1) == 0 {

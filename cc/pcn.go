@@ -103,41 +103,6 @@ func PCNArg(rateBps int64, congested bool) int64 {
 // DecodePCNArg unpacks PCNArg.
 func DecodePCNArg(arg int64) (rateBps int64, congested bool) { return arg >> 1, arg&1 != 0 }
 
-// pcnSwitch is NP-ECN at one switch.
-type pcnSwitch struct {
-	first     int32
-	threshold int64
-	npECN     bool
-	lastPause []int64 // per egress port: PauseRx seen at the last dequeue
-	skip      []int64 // per egress port: pause backlog still to leave unmarked
-}
-
-func (s *pcnSwitch) OnEnqueue(n *fabric.Network, sw int32, in, out int32, p *fabric.Packet, now sim.Time) {
-}
-
-// OnDequeue marks a departing data packet when the port's queue exceeds the
-// threshold, except while the backlog found at the end of a pause leaves.
-// Hooks run only for packets of the paused-able classes (not class 0), so
-// a class's dequeue after a PAUSE frame happens after its resume; the
-// first such dequeue fixes the backlog.
-func (s *pcnSwitch) OnDequeue(n *fabric.Network, sw int32, out int32, p *fabric.Packet, now sim.Time) {
-	port := &n.Ports[out]
-	i := out - s.first
-	if rx := port.Stats.PauseRx; rx != s.lastPause[i] && s.npECN {
-		s.lastPause[i] = rx
-		s.skip[i] = port.QueueBytes() + int64(p.Size)
-	}
-	if s.skip[i] > 0 {
-		s.skip[i] -= int64(p.Size)
-		return
-	}
-	if p.Kind == fabric.KindData && port.QueueBytes() > s.threshold {
-		p.Mark |= PCNMark
-	}
-}
-
-func (s *pcnSwitch) OnPeriod(n *fabric.Network, sw int32, now sim.Time) {}
-
 // PCN is one QP's sender and receiver (both live on the QP).
 type PCN struct {
 	p        *PCNParams
@@ -159,7 +124,7 @@ type PCN struct {
 func NewPCN(p *PCNParams) func(q *fabric.QP) fabric.Algorithm {
 	iv := usToTime(p.Interval)
 	return func(q *fabric.QP) fabric.Algorithm {
-		return &PCN{p: p, interval: iv, minRate: int64(p.MinRate * 1e6)}
+		return &PCN{p: p, interval: iv, minRate: mbpsToBps(p.MinRate)}
 	}
 }
 
@@ -233,13 +198,9 @@ func init() {
 		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			return NewPCN(pp.(*PCNParams)), fabric.Requirements{}
 		},
-		Switch: func(pp Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time) {
+		Switch: func(pp Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time) {
 			p := pp.(*PCNParams)
-			return func(n *fabric.Network, sw int32) fabric.SwitchFeature {
-				nd := &n.Nodes[sw]
-				return &pcnSwitch{first: nd.FirstPort, threshold: p.ECNThreshold, npECN: p.NPECN,
-					lastPause: make([]int64, nd.NumPorts), skip: make([]int64, nd.NumPorts)}
-			}, 0
+			return func(sw *fabric.SwitchView) fabric.SwitchFeature { return newPCNSwitch(p, sw) }, 0
 		},
 	})
 }

@@ -35,9 +35,11 @@ type Spec struct {
 	// and the requirements the algorithm puts on the fabric.
 	New func(p Params) (func(q *fabric.QP) fabric.Algorithm, fabric.Requirements)
 	// Switch, if set, gives the algorithm's switch-side part (PCN, Bolt,
-	// DCON, ...): a constructor called once per switch, and the period of
-	// the features' OnPeriod hook (0 = none).
-	Switch func(p Params) (func(n *fabric.Network, sw int32) fabric.SwitchFeature, sim.Time)
+	// DCON, ..., in cc/NAME_switch.go): a constructor called once per
+	// switch with the switch's view (fabric.Network.SwitchView, after the
+	// flows were added), which may return nil where the feature does not
+	// act, and the period of the features' OnPeriod hook (0 = none).
+	Switch func(p Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time)
 }
 
 var registry = map[string]*Spec{}
@@ -147,11 +149,6 @@ func describe(v reflect.Value) []ParamInfo {
 	return out
 }
 
-// rangeErr formats the project's standard out-of-range error.
-func rangeErr(field string, v any, lo, hi string) error {
-	return fmt.Errorf("%s = %v out of range [%s, %s]", field, v, lo, hi)
-}
-
 // OnTimeout forwards the sender's retransmission timeout to the inner
 // algorithm, if it reacts to one.
 func (w *windowed) OnTimeout(q *fabric.QP, now sim.Time) {
@@ -176,9 +173,4 @@ func BaseName(name string) string {
 		}
 	}
 	return name
-}
-
-// rangeErrS formats the error of a string field with a fixed set of values.
-func rangeErrS(field, v, allowed string) error {
-	return fmt.Errorf("%s = %q: allowed values %s", field, v, allowed)
 }

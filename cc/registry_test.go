@@ -45,3 +45,15 @@ func TestWindowVariants(t *testing.T) {
 		t.Error("BaseName")
 	}
 }
+
+// Every registered algorithm declares a valid header extension (the fabric
+// panics on an invalid one).
+func TestRequirementsExtValid(t *testing.T) {
+	for _, name := range cc.Names() {
+		spec, _ := cc.Lookup(name)
+		_, req := spec.New(spec.Defaults())
+		if err := req.Ext.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

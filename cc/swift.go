@@ -165,7 +165,7 @@ func (s *Swift) Start(q *fabric.QP, now sim.Time) {
 		s.Cwnd = float64(q.BDPBytes) / float64(s.mtu)
 	}
 	s.Cwnd = math.Max(s.c.minCwnd, math.Min(s.Cwnd, s.c.maxCwnd))
-	s.LastDecAt = -sim.Never / 2
+	s.LastDecAt = longAgo
 	s.apply(q)
 }
 

@@ -146,7 +146,7 @@ func init() {
 		New: func(pp Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			p := pp.(*TIMELYParams)
 			return func(q *fabric.QP) fabric.Algorithm {
-				return &TIMELY{p: p, ai: int64(p.RateAI * 1e6), hai: int64(p.RateHAI * 1e6), minRate: int64(p.MinRate * 1e6),
+				return &TIMELY{p: p, ai: mbpsToBps(p.RateAI), hai: mbpsToBps(p.RateHAI), minRate: mbpsToBps(p.MinRate),
 					tLow: p.TLow * 1e3, tHigh: p.THigh * 1e3, minRTT: p.MinRTT * 1e3}
 			}, fabric.Requirements{Timestamp: true, AckPrio: 1}
 		},

@@ -35,7 +35,7 @@ func buildIncastCC(tb testing.TB, size int64, algo string) *fabric.Network {
 	}
 	if spec.Switch != nil {
 		mk, period := spec.Switch(p)
-		n.AddFeature(20+1, mk(n, 21))
+		n.AddFeature(20+1, mk(n.SwitchView(21)))
 		n.SetFeaturePeriod(period)
 	}
 	n.SetAlgorithm(ctor)

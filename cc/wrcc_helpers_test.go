@@ -34,7 +34,7 @@ func wrccNet(tb testing.TB, g *topo.Graph, cfg fabric.Config, flows []workload.F
 	sws := make([]*cc.WRCCSwitch, len(n.Nodes))
 	for i := range n.Nodes {
 		if n.Nodes[i].Switch {
-			f := mk(n, int32(i))
+			f := mk(n.SwitchView(i))
 			sws[i] = f.(*cc.WRCCSwitch)
 			n.AddFeature(i, f)
 		}

@@ -209,7 +209,7 @@ func twoDC() *topo.Graph {
 type wrccWatch struct {
 	*cc.WRCC
 	fcnps *[]wrccSeen
-	acks  *[]fabric.WRCCExt
+	acks  *[]cc.WRCCExt
 }
 
 type wrccSeen struct {
@@ -228,16 +228,16 @@ func (w *wrccWatch) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
 }
 
 func (w *wrccWatch) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
-	*w.acks = append(*w.acks, a.WRCC)
+	*w.acks = append(*w.acks, cc.UnpackWRCCExt(a.Ext))
 	w.WRCC.OnAck(q, a, now)
 }
 
-func runTwoDC(t *testing.T, flows []workload.Flow, d sim.Time) (*fabric.Network, []*cc.WRCCSwitch, []wrccSeen, [][]fabric.WRCCExt, []*cc.WRCC) {
+func runTwoDC(t *testing.T, flows []workload.Flow, d sim.Time) (*fabric.Network, []*cc.WRCCSwitch, []wrccSeen, [][]cc.WRCCExt, []*cc.WRCC) {
 	t.Helper()
 	p := cc.WRCCDefaults()
 	n, sws := wrccNet(t, twoDC(), fabric.DefaultConfig(), flows, p)
 	var seen []wrccSeen
-	acks := make([][]fabric.WRCCExt, len(flows))
+	acks := make([][]cc.WRCCExt, len(flows))
 	algs := make([]*cc.WRCC, len(flows))
 	ctor := cc.NewWRCC(p)
 	n.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm {

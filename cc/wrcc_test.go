@@ -103,7 +103,6 @@ func wrccQP(t *testing.T, p *cc.WRCCParams) (*fabric.QP, *cc.WRCC) {
 	}
 	n, _ := wrccNet(t, g, fabric.DefaultConfig(), []workload.Flow{{Src: 0, Dst: 2, Prio: 3, SizeBytes: 1e9}}, p)
 	q := &n.QPs[0]
-	q.WRCC.Domain = 1 // as the fabric sets it at the flow's start
 	w := cc.NewWRCC(p)(q).(*cc.WRCC)
 	w.Start(q, 0)
 	return q, w
@@ -114,23 +113,23 @@ func TestWRCCSender(t *testing.T) {
 	q, w := wrccQP(t, cc.WRCCDefaults())
 	// path base RTT: 2 × 2 µs + 2 × 80 ns (1000 B at 100 Gb/s per link) = 4.16 µs → 5 µs
 	if w.Rc != 100e9 || q.RateBps != 100e9 || w.FBDP != 1 || w.PSNLast != 0 || w.SDI != 1 ||
-		q.WRCC != (fabric.WRCCExt{Domain: 1, FBDP: 1, FairRate: 100_000, RTTEst: 5}) {
-		t.Fatalf("start: Rc %d rate %d FBDP %d PSN_last %d SDI %d ext %+v", w.Rc, q.RateBps, w.FBDP, w.PSNLast, w.SDI, q.WRCC)
+		cc.UnpackWRCCExt(q.Ext) != (cc.WRCCExt{Domain: 1, FBDP: 1, FairRate: 100_000, RTTEst: 5}) {
+		t.Fatalf("start: Rc %d rate %d FBDP %d PSN_last %d SDI %d ext %+v", w.Rc, q.RateBps, w.FBDP, w.PSNLast, w.SDI, q.Ext)
 	}
 	if at, ok := q.TimerArmed(0); !ok || at != 24*sim.Microsecond {
 		t.Fatalf("STimer at %v %v, want 24us", at, ok)
 	}
 	ack := func(seq int64, fair uint32, dom uint16) {
-		w.OnAck(q, &fabric.AckInfo{Seq: seq, WRCC: fabric.WRCCExt{Domain: dom, FairRate: fair}}, 0)
+		w.OnAck(q, &fabric.AckInfo{Seq: seq, Ext: cc.WRCCExt{Domain: dom, FairRate: fair}.Pack()}, 0)
 	}
 	// an intra-DC ACK: FBDP 0, R_c = the echoed rate
 	ack(1000, 25_000, 1)
-	if w.Rc != 25e9 || q.RateBps != 25e9 || w.FBDP != 0 || w.PSNLast != 1000 || q.WRCC.FairRate != 25_000 || q.WRCC.FBDP != 0 {
-		t.Fatalf("ack: Rc %d FBDP %d PSN_last %d ext %+v", w.Rc, w.FBDP, w.PSNLast, q.WRCC)
+	if w.Rc != 25e9 || q.RateBps != 25e9 || w.FBDP != 0 || w.PSNLast != 1000 || cc.UnpackWRCCExt(q.Ext).FairRate != 25_000 || cc.UnpackWRCCExt(q.Ext).FBDP != 0 {
+		t.Fatalf("ack: Rc %d FBDP %d PSN_last %d ext %+v", w.Rc, w.FBDP, w.PSNLast, q.Ext)
 	}
 	// from the other datacenter: FBDP back to 1; the rate may rise
 	ack(2000, 40_000, 2)
-	if w.Rc != 40e9 || w.FBDP != 1 || q.WRCC.FBDP != 1 {
+	if w.Rc != 40e9 || w.FBDP != 1 || cc.UnpackWRCCExt(q.Ext).FBDP != 1 {
 		t.Fatalf("cross-DC ack: Rc %d FBDP %d", w.Rc, w.FBDP)
 	}
 	// an FCNP lowers R_c, sets PSN_last and restarts STimer
@@ -167,7 +166,7 @@ func TestWRCCSender(t *testing.T) {
 	}
 	// STimer: R_c = min(2 R_c, B_send)
 	w.OnTimer(q, 0, now)
-	if w.Rc != 100e9 || q.WRCC.FairRate != 100_000 {
+	if w.Rc != 100e9 || cc.UnpackWRCCExt(q.Ext).FairRate != 100_000 {
 		t.Fatalf("timer from 50 G: Rc %d", w.Rc)
 	}
 	ack(7000, 30_000, 2)
@@ -190,7 +189,7 @@ func TestWRCCSender(t *testing.T) {
 	sl.StaleACKLiteral = true
 	q3, w3 := wrccQP(t, sl)
 	w3.OnNotice(q3, &fabric.Notice{Kind: fabric.KindNotice, Args: fabric.NoticeArgs{1, 5000, 20_000, 0}}, 0)
-	w3.OnAck(q3, &fabric.AckInfo{Seq: 4000, WRCC: fabric.WRCCExt{Domain: 2, FairRate: 8_000}}, 0)
+	w3.OnAck(q3, &fabric.AckInfo{Seq: 4000, Ext: cc.WRCCExt{Domain: 2, FairRate: 8_000}.Pack()}, 0)
 	if w3.Rc != 20e9 {
 		t.Fatalf("literal stale ack: Rc %d, want 20 G", w3.Rc)
 	}
@@ -198,7 +197,7 @@ func TestWRCCSender(t *testing.T) {
 	lit := cc.WRCCDefaults()
 	lit.STimerLiteralMax = true
 	q2, w2 := wrccQP(t, lit)
-	w2.OnAck(q2, &fabric.AckInfo{Seq: 1000, WRCC: fabric.WRCCExt{Domain: 1, FairRate: 1000}}, 0)
+	w2.OnAck(q2, &fabric.AckInfo{Seq: 1000, Ext: cc.WRCCExt{Domain: 1, FairRate: 1000}.Pack()}, 0)
 	w2.OnTimer(q2, 0, 0)
 	if w2.Rc != 100e9 {
 		t.Fatalf("literal timer from 1 G: Rc %d, want line rate", w2.Rc)
@@ -285,5 +284,23 @@ func TestWRCCStability(t *testing.T) {
 	// unstable for α > π/2)
 	if r := wrccDecay(2, 1, 60, 5); !(r > 1e3) {
 		t.Errorf("α = 2, β = 1: |x| = %.3g around τ = 60, want growth > 1e3", r)
+	}
+}
+
+// The typed view of the extension round-trips through the fabric's values
+// (one field per value, the 16-bit fields in the low bits).
+func TestWRCCExtPack(t *testing.T) {
+	x := cc.WRCCExt{Domain: 65535, FBDP: 1, FairRate: 4_000_000_000, RTTEst: 25}
+	if e := x.Pack(); e != (fabric.Ext{65535, 1, 4_000_000_000, 25}) || cc.UnpackWRCCExt(e) != x {
+		t.Fatalf("pack %v, unpack %+v", e, cc.UnpackWRCCExt(e))
+	}
+	spec, err := cc.Lookup("wrcc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, req := spec.New(cc.WRCCDefaults())
+	want := fabric.ExtSpec{Words: 4, DataBytes: cc.WRCCExtBytes, AckBytes: cc.WRCCExtBytes, Echo: 0b1111, RecvDomain: 0b0001, SwitchWrites: 0b0100}
+	if req.Ext != want || cc.WRCCExtBytes != 12 {
+		t.Fatalf("wrcc declares %+v, want %+v", req.Ext, want)
 	}
 }

@@ -71,7 +71,8 @@ type Config struct {
 	// reference simulator queues ACKs with the flow's data class.
 	SwitchCtrlHighPrio bool
 	// CNPInterval is the receiver's minimum time between two congestion
-	// notifications of a flow (DCQCN NP timer); 0 = one per marked packet.
+	// notifications of a flow (the notification point's CNP timer of the
+	// reference's dcqcn preset); 0 = one per marked packet.
 	CNPInterval sim.Time
 	// CNPAsPacket sends a separate CNP packet instead of flagging the ACK.
 	CNPAsPacket bool
@@ -81,7 +82,8 @@ type Config struct {
 	// unacknowledged byte when no ACK progress for RTO); 0 disables it.
 	RTO sim.Time
 
-	// INT stamps HPCC telemetry records at switch egress for data packets.
+	// INT stamps telemetry records (IntHop, the reference's HPCC INT
+	// format) at switch egress for data packets.
 	INT bool
 
 	// Switches overrides the switch settings above (buffer, PFC, headroom,

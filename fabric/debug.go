@@ -7,3 +7,7 @@ package fabric
 const debugChecks = false
 
 func (n *Network) checkBits(h int32) {}
+
+func (n *Network) checkPoolPacket(p *Packet) {}
+
+func (n *Network) checkExtWrite(k int) {}

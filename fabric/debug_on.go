@@ -2,7 +2,10 @@
 
 package fabric
 
-import "fmt"
+import (
+	"fmt"
+	"unsafe"
+)
 
 const debugChecks = true
 
@@ -33,5 +36,27 @@ func (n *Network) checkBits(h int32) {
 		if nd.openBits[j>>6]>>(uint(j)&63)&1 == 1 || nd.dataBits[j>>6]>>(uint(j)&63)&1 == 1 {
 			panic(fmt.Sprintf("host %d: bit %d set beyond its %d QPs", h, j, len(nd.qps)))
 		}
+	}
+}
+
+// checkPoolPacket panics if p does not point at a packet of the pool (a
+// switch feature reading the extension of a packet it made up).
+func (n *Network) checkPoolPacket(p *Packet) {
+	size := unsafe.Sizeof(Packet{})
+	if len(n.pkts) == 0 {
+		panic("fabric: extension of a packet outside the pool (empty pool)")
+	}
+	off := uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&n.pkts[0]))
+	if off%size != 0 || off/size >= uintptr(len(n.pkts)) {
+		panic(fmt.Sprintf("fabric: extension of a packet outside the pool (offset %d, %d packets)", off, len(n.pkts)))
+	}
+}
+
+// checkExtWrite panics unless the algorithm declared extension value k
+// writable by switches (ExtSpec.SwitchWrites).
+func (n *Network) checkExtWrite(k int) {
+	s := &n.req.Ext
+	if k < 0 || k >= s.Words || s.SwitchWrites&(1<<k) == 0 {
+		panic(fmt.Sprintf("fabric: a switch feature writes extension value %d; the algorithm declares %d words, switch-writable mask %#x", k, s.Words, s.SwitchWrites))
 	}
 }

@@ -21,14 +21,10 @@ func (n *Network) startFlow(i int32) {
 	} else if n.req.Timestamp {
 		q.dataHdr += 8
 	}
-	if n.req.WRCCExt {
-		// WRCC's extension on data and ACKs (docs/algorithms/wrcc.md §2):
-		// 12 more bytes on every data packet; an ACK's 46 + 12 header
-		// bytes still pad to the minimum frame
-		q.dataHdr += WRCCExtBytes
-		ackHdr += WRCCExtBytes
-		q.WRCC = WRCCExt{Domain: n.g.Domain(int(q.Src))}
-	}
+	// the algorithm's header extension (ext.go); an ACK with it may still
+	// pad to the minimum frame
+	q.dataHdr += n.req.Ext.DataBytes
+	ackHdr += n.req.Ext.AckBytes
 	q.ackSize = max(AckBytes, ackHdr)
 	q.CC = n.newCC(int(i))
 	q.rx, _ = q.CC.(ReceiverAlgorithm)
@@ -231,8 +227,8 @@ func (n *Network) sendData(q *QP, pt int32) {
 	pk := &n.pkts[pi]
 	*pk = Packet{Kind: KindData, Prio: q.Prio, QP: q.ID, Src: q.Src, Dst: q.Dst, Size: size,
 		Payload: int32(payload), Seq: q.SndNxt, TS: n.now, Hash: q.hashFwd, Mark: q.DataMark}
-	if n.req.WRCCExt {
-		n.wrcc[pi] = q.WRCC
+	if n.extOn {
+		n.ext[pi] = q.Ext
 	}
 	if q.SndNxt < q.maxSent {
 		q.RetxBytes += payload
@@ -336,10 +332,9 @@ func (n *Network) receiveData(pi int32) {
 	pk.CNP = cnp && !n.cfg.CNPAsPacket
 	pk.Hash = q.hashRev
 	pk.Hop = 0 // the reverse path's switches, counted from its first
-	if n.req.WRCCExt {
-		// the data packet's extension is echoed in place; the ACK carries
-		// the receiver's domain (RDI)
-		n.wrcc[pi].Domain = n.g.Domain(int(host))
+	if n.extOn {
+		// the data packet's extension is echoed in place, as declared
+		n.echoExt(pi, host)
 	}
 	nd := &n.Nodes[host]
 	nd.ackQ.push(pi)
@@ -384,8 +379,8 @@ func (n *Network) receiveAck(pi int32) {
 		}
 		a.Hops = n.ints[pi][:nh]
 	}
-	if n.req.WRCCExt {
-		a.WRCC = n.wrcc[pi]
+	if n.extOn {
+		a.Ext = n.ext[pi]
 	}
 	n.Stats.RTT.Add(a.RTT)
 	if n.perRTT {

@@ -1,10 +1,6 @@
 package fabric
 
-import (
-	"unsafe"
-
-	"github.com/ccsim/ccsim/sim"
-)
+import "github.com/ccsim/ccsim/sim"
 
 // Kind is the type of a packet.
 type Kind uint8
@@ -16,7 +12,7 @@ const (
 	KindNack               // go-back-N request: resend from Seq
 	KindCNP                // stand-alone congestion notification packet
 	KindPFC                // PFC pause/resume frame (hop by hop, never forwarded)
-	KindNotice             // switch-generated notification to a sender (DCON CNM, Bolt SRC, WRCC FCNP, ...)
+	KindNotice             // switch-generated notification to a sender (SwitchView.SendNotice)
 )
 
 var kindNames = [...]string{"data", "ack", "nack", "cnp", "pfc", "notice"}
@@ -38,22 +34,19 @@ const (
 	AckHeaderBytes  = 46 // L2 14 + IPv4 20 + ACK header 12 (before INT and padding)
 	PFCBytes        = 43 // L2 14 + IPv4 20 + time 4 + qlen 4 + class 1
 	CNPBytes        = 60
-	// IntHopBytes is the size of one INT hop record (HPCC) and IntHeaderBytes
-	// the fixed INT stack the reference always carries in HPCC mode
-	// (5 records of 8 bytes + 2-byte hop count).
+	// IntHopBytes is the size of one INT hop record (the reference's HPCC
+	// INT format) and IntHeaderBytes the fixed INT stack the reference
+	// always carries in HPCC mode (5 records of 8 bytes + 2-byte hop
+	// count).
 	IntHopBytes    = 8
 	IntHeaderBytes = 42
 	// MaxIntHops is the capacity of a packet's INT stack.
 	MaxIntHops = 5
-	// WRCCExtBytes is the size of WRCC's INT extension (paper 002 §3.3:
-	// domain id 16 b, FBDP 16 b, fair rate 32 b, RTT estimate 32 b),
-	// carried after the transport header of every data packet and ACK of a
-	// run whose algorithm asks for it (Requirements.WRCCExt).
-	WRCCExtBytes = 12
 )
 
 // IntHop is one in-band telemetry record stamped by a switch egress port
-// when the packet starts transmitting (HPCC's fields).
+// when the packet starts transmitting (the fields of the reference's HPCC
+// INT record).
 type IntHop struct {
 	Bps     int64    // line rate of the egress link, bits per second
 	TS      sim.Time // time the packet started transmitting
@@ -70,9 +63,9 @@ type Packet struct {
 	CNP   bool  // ACK/NACK: the acked data packet carried a CE mark
 	Pause bool  // PFC: pause (true) or resume (false)
 	NHop  uint8 // INT records used
-	// Mark is a byte for switch features (e.g. PCN's non-congestion mark,
-	// Bolt flags); the fabric never reads it. The receiver passes it to
-	// ReceiverAlgorithm.
+	// Mark is a byte for switch features and their senders (marks and
+	// flags); the fabric never reads it. The receiver passes it to
+	// ReceiverAlgorithm and echoes it in the ACK (AckInfo.Mark).
 	Mark uint8
 	// Hop counts the switches the packet has entered (route cache index).
 	Hop     uint8
@@ -88,36 +81,7 @@ type Packet struct {
 	Arg     int64  // notices: algorithm-defined payload (e.g. a rate in b/s)
 }
 
-// WRCCExt is WRCC's 12-byte INT extension (paper 002 §3.3, Fig. 5(a);
-// docs/algorithms/wrcc.md §2) as typed fields. On a data packet the sender
-// writes its own domain, burst flag, rate and RTT estimate, and switches
-// lower FairRate to their port fair rate; the receiver echoes the
-// extension in the ACK with Domain replaced by its own domain. It lives in a
-// side array parallel to the packet pool (Network.WRCCExt), allocated only
-// when the algorithm asks for it, so packets of other runs stay 64 bytes.
-type WRCCExt struct {
-	Domain   uint16 // data: sender's datacenter (SDI); ACK: receiver's (RDI)
-	FBDP     uint16 // burst / cross-datacenter flag (> 0: near-source switches may send FCNPs)
-	FairRate uint32 // rate in units of 1 Mb/s (sender's rate, lowered to the path's minimum fair rate)
-	RTTEst   uint32 // the connection's RTT estimate, µs
-}
-
 // intStack is a packet's INT records. It lives in a side array parallel to
 // the packet pool, allocated only when INT is enabled, so packets of runs
 // without INT stay small (64 bytes).
 type intStack [MaxIntHops]IntHop
-
-// WRCCExt returns the WRCC INT extension of packet p, or nil when the run's
-// packets carry none (Requirements.WRCCExt unset). p must point into this
-// network's packet pool, as the packets switch-feature hooks receive do;
-// the pointer is valid until the next packet is allocated (e.g. a notice
-// sent), so a hook rewrites the extension before it sends anything.
-func (n *Network) WRCCExt(p *Packet) *WRCCExt {
-	if n.wrcc == nil {
-		return nil
-	}
-	// the packet's index from its address (no per-packet index field: the
-	// Packet stays 64 bytes)
-	i := (uintptr(unsafe.Pointer(p)) - uintptr(unsafe.Pointer(&n.pkts[0]))) / unsafe.Sizeof(Packet{})
-	return &n.wrcc[i]
-}

@@ -10,8 +10,8 @@ import "github.com/ccsim/ccsim/sim"
 // sample is RTT = arrival of the first ACK whose cumulative sequence covers
 // the timed packet − its send time. A NACK or a retransmission timeout
 // abandons the outstanding sample (the next transmitted packet is timed),
-// as cc.RTTSampler does for the PIDNN sender, so that for `pidnn` the
-// host's samples are exactly the controller's.
+// as cc.RTTSampler does for a sender that acts once per RTT, so that for
+// such a sender the host's samples are exactly the controller's.
 //
 // Off by default; when off it costs one predictable branch per data
 // packet and per ACK. When on, samples are appended to one slice per run

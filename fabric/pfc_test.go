@@ -197,7 +197,8 @@ func (c *pfcChecker) fail(format string, a ...any) {
 	c.errs++
 }
 
-func (c *pfcChecker) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
+func (c *pfcChecker) OnEnqueue(v *SwitchView, inL, outL int, p *Packet, now sim.Time) {
+	n, sw, in := v.n, v.id, v.global(inL)
 	cl := p.Prio
 	if p.Kind == KindCNP || cl == 0 {
 		return
@@ -223,7 +224,8 @@ func (c *pfcChecker) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, n
 	c.shadow[key] = ip.pauseSent[cl]
 }
 
-func (c *pfcChecker) OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time) {
+func (c *pfcChecker) OnDequeue(v *SwitchView, outL int, p *Packet, now sim.Time) {
+	n, sw := v.n, v.id
 	cl := p.Prio
 	in := p.inPort
 	nd := &n.Nodes[sw]
@@ -249,7 +251,7 @@ func (c *pfcChecker) OnDequeue(n *Network, sw int32, out int32, p *Packet, now s
 	c.shadow[key] = ip.pauseSent[cl]
 }
 
-func (c *pfcChecker) OnPeriod(n *Network, sw int32, now sim.Time) {}
+func (c *pfcChecker) OnPeriod(v *SwitchView, now sim.Time) {}
 
 // pauseLog records per transmitter (global port) the pause intervals from
 // the PFC frames it received. PFCEvent carries no class; the tests using it
@@ -291,8 +293,9 @@ type silentChecker struct {
 	log *pauseLog
 }
 
-func (c silentChecker) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
-	c.pfcChecker.OnEnqueue(n, sw, in, out, p, now)
+func (c silentChecker) OnEnqueue(v *SwitchView, inL, outL int, p *Packet, now sim.Time) {
+	c.pfcChecker.OnEnqueue(v, inL, outL, p, now)
+	n, in := v.n, v.global(inL)
 	if p.Prio == 0 || p.Kind == KindCNP {
 		return
 	}
@@ -450,15 +453,15 @@ type lossInjector struct {
 	at    []sim.Time // times the victims were readdressed
 }
 
-func (l *lossInjector) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
+func (l *lossInjector) OnEnqueue(v *SwitchView, in, out int, p *Packet, now sim.Time) {
 	if p.Kind == KindData && p.QP == l.qp && p.Seq == l.seq && len(l.at) < l.times {
 		p.Dst = l.to
 		p.Hop = routeCacheHops // bypass the per-flow route cache
 		l.at = append(l.at, now)
 	}
 }
-func (l *lossInjector) OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time) {}
-func (l *lossInjector) OnPeriod(n *Network, sw int32, now sim.Time)                        {}
+func (l *lossInjector) OnDequeue(v *SwitchView, out int, p *Packet, now sim.Time) {}
+func (l *lossInjector) OnPeriod(v *SwitchView, now sim.Time)                      {}
 
 // chain is host 0 – switch 2 – switch 3 – host 1, 100 Gb/s, 1 µs links.
 func chain() *topo.Graph {
@@ -635,3 +638,7 @@ func TestRTONeverResendsAckedData(t *testing.T) {
 		t.Errorf("%d data packets sent below snd_una; first: %s", bad, first)
 	}
 }
+
+// global is the network-wide index of local port e (internal tests check
+// the switch state behind the view).
+func (v *SwitchView) global(e int) int32 { return v.first + int32(e) }

@@ -182,13 +182,15 @@ func class(p *Packet) int32 {
 	return int32(p.Prio)
 }
 
-func (r *ecnRecorder) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
+func (r *ecnRecorder) OnEnqueue(v *SwitchView, inL, outL int, p *Packet, now sim.Time) {
+	out := v.global(outL)
 	if c := class(p); c != 0 {
 		r.bytes[[2]int32{out, c}] += int64(p.Size)
 	}
 }
 
-func (r *ecnRecorder) OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time) {
+func (r *ecnRecorder) OnDequeue(v *SwitchView, outL int, p *Packet, now sim.Time) {
+	n, out := v.n, v.global(outL)
 	key := [2]int32{out, class(p)}
 	r.bytes[key] -= int64(p.Size)
 	q := r.bytes[key]
@@ -202,7 +204,7 @@ func (r *ecnRecorder) OnDequeue(n *Network, sw int32, out int32, p *Packet, now 
 	r.marked = append(r.marked, p.ECN)
 }
 
-func (r *ecnRecorder) OnPeriod(n *Network, sw int32, now sim.Time) {}
+func (r *ecnRecorder) OnPeriod(v *SwitchView, now sim.Time) {}
 
 // TestECNStepMarkingExact: with Kmin = Kmax = K and Pmax = 1 (the
 // reference's DCQCN step marking) a packet is marked iff the bytes left in

@@ -29,32 +29,34 @@ type Algorithm interface {
 // Requirements lists what an algorithm needs from the fabric.
 type Requirements struct {
 	INT       bool // switches stamp INT records; data and ACK carry the INT stack
-	Timestamp bool // data carries an 8-byte send timestamp header (TIMELY)
+	Timestamp bool // data carries an 8-byte send timestamp header
 	// AckPrio is the algorithm's reference preset for the NIC's ACK queue
 	// (ACK_HIGH_PRIO): 1 = class 0, -1 = the flow's class, 0 = no
 	// preference. A scenario's host.ack_high_prio overrides it.
 	AckPrio int8
-	// ECN is the algorithm's reference preset for switch marking (e.g.
-	// DCTCP's step marking); nil = the scenario's or the fabric's default.
+	// ECN is the algorithm's reference preset for switch marking (e.g. a
+	// step rule, Kmin = Kmax); nil = the scenario's or the fabric's
+	// default.
 	ECN []ECNRule
 	// OwnECN: the algorithm's switch feature decides ECN marks itself (in
-	// its OnEnqueue or OnDequeue hook, e.g. DCON's step marking that a
-	// burst disables); the fabric's RED marking at dequeue is off.
+	// its OnEnqueue or OnDequeue hook, with SwitchView.MarkCE); the
+	// fabric's RED marking at dequeue is off.
 	OwnECN bool
 	// CNPInterval is the algorithm's preset for the receiver's minimum time
-	// between two congestion notifications of a flow (the DCQCN
-	// notification point's 50 µs); 0 = no preference. A scenario's
-	// host.cnp_interval_us overrides it.
+	// between two congestion notifications of a flow (e.g. 50 µs, the
+	// notification point of the reference's dcqcn preset); 0 = no
+	// preference. A scenario's host.cnp_interval_us overrides it.
 	CNPInterval sim.Time
-	// WRCCExt: data packets and ACKs carry WRCC's 12-byte INT extension
-	// (WRCCExt): the sender stamps QP.WRCC on every data packet, switch
-	// features read and rewrite it (Network.WRCCExt), the receiver echoes
-	// it with its own domain and the sender sees it in AckInfo.WRCC.
-	WRCCExt bool
+	// Ext declares the algorithm's per-packet header extension (ext.go):
+	// the sender stamps QP.Ext on every data packet, switch features read
+	// and rewrite it (SwitchView.Ext, SetExt), the receiver echoes it as
+	// declared and the sender sees it in AckInfo.Ext. The zero value
+	// declares none.
+	Ext ExtSpec
 }
 
 // ReceiverAlgorithm is implemented by algorithms with receiver-side logic
-// (e.g. PCN's receiver rate estimate). The fabric calls OnDataReceived for
+// (e.g. a receiver that measures the flow's rate). The fabric calls OnDataReceived for
 // every data packet that reaches the receiver in order; when it returns
 // notify, the receiver sends a CNP packet carrying arg to the sender, where
 // it arrives through OnNotice.
@@ -63,7 +65,7 @@ type ReceiverAlgorithm interface {
 }
 
 // TimeoutAlgorithm is implemented by algorithms that react to the sender's
-// retransmission timeout (e.g. Swift's timeout branch). The fabric checks
+// retransmission timeout (e.g. a window cut on timeout). The fabric checks
 // for it once, when the QP starts, and calls OnTimeout each time the RTO
 // fires with data outstanding, after it has gone back to the oldest
 // unacknowledged byte and before it sends again.
@@ -81,11 +83,11 @@ type AckInfo struct {
 	RTT        sim.Time // now − SentAt
 	Hops       []IntHop // INT records echoed from the data packet (valid during the call)
 	NHop       int      // switches that stamped the data packet (may exceed len(Hops))
-	Mark       uint8    // the acknowledged data packet's Mark byte, echoed by the receiver (Bolt's INC flag)
-	// WRCC is the INT extension echoed by the receiver (Requirements.WRCCExt;
-	// zero otherwise): the data packet's extension with the receiver's
-	// domain.
-	WRCC WRCCExt
+	Mark       uint8    // the acknowledged data packet's Mark byte, echoed by the receiver (e.g. a flag a switch cleared)
+	// Ext is the header extension of the ACK (Requirements.Ext; zero
+	// otherwise): the data packet's values the receiver echoes and its
+	// domain where declared, zero elsewhere.
+	Ext Ext
 }
 
 // Notice is a congestion notification that is not an ACK.
@@ -94,8 +96,8 @@ type Notice struct {
 	From int32 // node that generated it
 	Arg  int64 // algorithm-defined payload (Args[0] for a notice sent with SendNoticeArgs)
 	// Args is the payload of a notice sent with SendNoticeArgs (several
-	// values, e.g. DCON's congested-flow count and link rate, WRCC's fair
-	// rate and domain); zero otherwise.
+	// values, e.g. a congested-flow count and a link rate); zero
+	// otherwise.
 	Args NoticeArgs
 }
 
@@ -174,15 +176,14 @@ type QP struct {
 	// WantSendHook makes the fabric call Algorithm.OnSend before each packet.
 	WantSendHook bool
 	// DataMark is copied into Packet.Mark of every data packet the QP
-	// sends; algorithms that flag their packets for switch features (Bolt's
-	// FIRST/LAST/INC) set it, e.g. in OnSend.
+	// sends; algorithms that flag their packets for switch features (e.g.
+	// first/last window flags) set it, e.g. in OnSend.
 	DataMark uint8
-	// WRCC is the INT extension stamped on every data packet the QP sends
-	// when the algorithm requires it (Requirements.WRCCExt). The fabric
-	// sets its Domain to the sender's datacenter (topo.Graph.Domain) before
-	// the algorithm starts; the algorithm keeps FBDP, FairRate and RTTEst
-	// current.
-	WRCC WRCCExt
+	// Ext holds the header-extension values stamped on every data packet
+	// the QP sends when the algorithm declares an extension
+	// (Requirements.Ext). It is zero when the algorithm starts; the
+	// algorithm keeps it current (e.g. with SrcDomain).
+	Ext Ext
 
 	CC           Algorithm
 	rx           ReceiverAlgorithm // CC's receiver side, if it has one
@@ -215,7 +216,7 @@ func (q *QP) InFlight() int64 { return q.SndNxt - q.SndUna }
 
 // SetRate sets the pacing rate, clamped to [1, LineRateBps]. The change
 // applies from the next packet: the already computed departure time of the
-// next packet is kept (the reference's behaviour for DCQCN/TIMELY/DCTCP).
+// next packet is kept (the reference's behaviour outside its HPCC mode).
 func (q *QP) SetRate(bps int64) {
 	if bps > q.LineRateBps {
 		bps = q.LineRateBps
@@ -230,8 +231,8 @@ func (q *QP) SetRate(bps int64) {
 }
 
 // SetRateRepace sets the rate and moves the pending departure time as if the
-// previous packet had been paced at the new rate (reference ChangeRate, used
-// by HPCC): nextAvail += tx(last, new) − tx(last, old).
+// previous packet had been paced at the new rate (the reference's
+// ChangeRate of its HPCC mode): nextAvail += tx(last, new) − tx(last, old).
 func (q *QP) SetRateRepace(bps int64) {
 	if bps > q.LineRateBps {
 		bps = q.LineRateBps
@@ -304,3 +305,7 @@ func (q *QP) PayloadBytes() int64 { return int64(q.net.cfg.PayloadBytes) }
 // Delivered is the number of payload bytes the receiver has accepted in
 // order (goodput bytes).
 func (q *QP) Delivered() int64 { return q.rcvNxt }
+
+// SrcDomain is the topology domain (datacenter, topo.Graph.Domain) of the
+// QP's sender; 0 on single-domain graphs.
+func (q *QP) SrcDomain() uint16 { return q.net.g.Domain(int(q.Src)) }

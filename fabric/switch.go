@@ -139,9 +139,10 @@ func (n *Network) switchReceive(in int32, pi int32) {
 		op.Stats.MaxQueueBytes = op.qTotal
 	}
 	if nd.features != nil {
+		v := &n.views[sw]
 		for _, f := range nd.features {
 			// re-read: a feature may have sent a notice (moving the pool)
-			f.OnEnqueue(n, sw, in, out, &n.pkts[pi], n.now)
+			f.OnEnqueue(v, int(in-nd.FirstPort), int(out-nd.FirstPort), &n.pkts[pi], n.now)
 		}
 	}
 	n.switchSend(out)
@@ -266,15 +267,16 @@ func (n *Network) switchSend(pt int32) {
 			}
 		}
 		if nd.features != nil {
+			v := &n.views[p.Node]
 			for _, f := range nd.features {
 				// the pool may have moved (a RESUME above, a notice sent
 				// by a feature): pass the packet's current address
-				f.OnDequeue(n, p.Node, pt, &n.pkts[pi], n.now)
+				f.OnDequeue(v, int(pt-nd.FirstPort), &n.pkts[pi], n.now)
 			}
 		}
 		pk = &n.pkts[pi]
 	}
-	// INT stamping of data packets (HPCC fields)
+	// INT stamping of data packets (the reference's HPCC INT record)
 	if n.cfg.INT && pk.Kind == KindData {
 		h := &n.ints[pi][pk.NHop%MaxIntHops]
 		h.Bps, h.TS, h.TxBytes, h.QLen = p.Bps, n.now, p.txBytes, p.qTotal
@@ -293,21 +295,13 @@ func (n *Network) switchSend(pt int32) {
 	}
 }
 
-// SendNotice makes switch sw send a notification packet (KindNotice, class
-// 0, size bytes, carrying arg) to the sender of QP qp, as switch-assisted
-// mechanisms do (Bolt's SRC, DCON's CNM, WRCC's FCNP). It leaves on the
-// equal-cost port the QP's reverse-direction hash selects.
-func (n *Network) SendNotice(sw int32, qp int32, arg int64, size int32) {
-	n.sendNotice(sw, qp, arg, size, 0)
-}
-
 // noticeHasArgs in a notice's Mark says that its Arg is a slot of
 // Network.noticeArgs.
 const noticeHasArgs uint8 = 1
 
-// SendNoticeArgs is SendNotice with a payload of several values; the
-// sender's algorithm finds them in Notice.Args.
-func (n *Network) SendNoticeArgs(sw int32, qp int32, args NoticeArgs, size int32) {
+// sendNoticeArgs is sendNotice with a payload of several values (a slot of
+// noticeArgs; SwitchView.SendNoticeArgs).
+func (n *Network) sendNoticeArgs(sw int32, qp int32, args NoticeArgs, size int32) {
 	var slot int32
 	if k := len(n.noticeArgsFree); k > 0 {
 		slot = n.noticeArgsFree[k-1]
@@ -322,8 +316,9 @@ func (n *Network) SendNoticeArgs(sw int32, qp int32, args NoticeArgs, size int32
 	}
 }
 
-// sendNotice queues a notice at switch sw towards the sender of qp; false
-// when the switch has no route to it.
+// sendNotice queues a notice at switch sw towards the sender of qp
+// (SwitchView.SendNotice); false when the switch has no route to it. It
+// leaves on the equal-cost port the QP's reverse-direction hash selects.
 func (n *Network) sendNotice(sw int32, qp int32, arg int64, size int32, mark uint8) bool {
 	q := &n.QPs[qp]
 	hops := n.routes.Next(int(sw), int(q.Src))

@@ -193,10 +193,11 @@ type staticWatch struct {
 	maxPool  int64
 }
 
-func (w *staticWatch) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, now sim.Time) {
+func (w *staticWatch) OnEnqueue(v *SwitchView, inL, outL int, p *Packet, now sim.Time) {
 	if p.Kind != KindData {
 		return
 	}
+	n, sw, in := v.n, v.id, v.global(inL)
 	nd := &n.Nodes[sw]
 	ip := &n.Ports[in]
 	c := p.Prio
@@ -225,12 +226,13 @@ func (w *staticWatch) OnEnqueue(n *Network, sw int32, in, out int32, p *Packet, 
 	}
 	w.paused[in] = ip.pauseSent[c]
 }
-func (w *staticWatch) OnDequeue(n *Network, sw int32, out int32, p *Packet, now sim.Time) {
+func (w *staticWatch) OnDequeue(v *SwitchView, out int, p *Packet, now sim.Time) {
+	n := v.n
 	if p.Kind == KindData {
 		w.paused[p.inPort] = n.Ports[p.inPort].pauseSent[p.Prio]
 	}
 }
-func (w *staticWatch) OnPeriod(n *Network, sw int32, now sim.Time) {}
+func (w *staticWatch) OnPeriod(v *SwitchView, now sim.Time) {}
 
 // A static-threshold switch (the DCI role) pauses its ingress exactly when
 // the ingress's shared use reaches its own threshold, while the fabric

@@ -66,7 +66,7 @@ func addSwitchFeatures(net *fabric.Network, spec *cc.Spec, p cc.Params) {
 	mk, period := spec.Switch(p)
 	for i := range net.Nodes {
 		if net.Nodes[i].Switch {
-			net.AddFeature(i, mk(net, int32(i)))
+			net.AddFeature(i, mk(net.SwitchView(i)))
 		}
 	}
 	net.SetFeaturePeriod(period)
