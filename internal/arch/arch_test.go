@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -57,6 +58,13 @@ var layers = map[string]int{
 	"experiment/papers":        8,
 	// the command
 	"cmd/ccsim": 9,
+}
+
+// apart lists imports that the layers would allow but the architecture
+// forbids: results are data that report, experiment and training read
+// without the simulator.
+var apart = map[string][]string{
+	"scenario/result": {"fabric"},
 }
 
 // Size limits for non-test code (issue 15): a function a reader takes in
@@ -153,6 +161,8 @@ func TestLayers(t *testing.T) {
 					t.Errorf("%s imports %s, which has no layer", dir, dep)
 				case dr >= rank:
 					t.Errorf("%s (layer %d) imports %s (layer %d): a package may import only lower layers", dir, rank, dep, dr)
+				case slices.Contains(apart[dir], dep):
+					t.Errorf("%s imports %s: it must not depend on it (see apart)", dir, dep)
 				}
 			}
 		}

@@ -2,8 +2,6 @@ package result_test
 
 import (
 	"encoding/json"
-	"go/parser"
-	"go/token"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,32 +193,5 @@ func TestSummaryJSON(t *testing.T) {
 	var back result.Result
 	if err := json.Unmarshal(b, &back); err != nil || back.Seed != 3 || back.RTTPerRTT == nil || back.RTTPerRTT.Samples != 1 {
 		t.Errorf("read back: %+v, %v", back, err)
-	}
-}
-
-// Package result depends on no simulation package: it is what report and
-// experiment read results with.
-func TestResultImportsNoSimulation(t *testing.T) {
-	names, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	for _, name := range names {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, imp := range f.Imports {
-			path := strings.Trim(imp.Path.Value, `"`)
-			for _, bad := range []string{"/fabric", "/cc", "/scenario", "/scenario/assemble"} {
-				if path == "github.com/ccsim/ccsim"+bad {
-					t.Errorf("%s imports %s", name, path)
-				}
-			}
-		}
 	}
 }
