@@ -90,8 +90,11 @@ func (r RangeComparison) String() string {
 
 // CompareRanges compares the p50 and p99 slowdown of the size ranges
 // (< 100 KB, 100 KB–1 MB, > 1 MB, all) of a run with a reference fct file.
+// Both sides count finished flows only, like with like: the reference's
+// fct.txt lists no others (the run's own statistics censor unfinished
+// flows, docs/metrics.md §5).
 func CompareRanges(r *result.Result, refPath string) ([]RangeComparison, error) {
-	return CompareRangesOf(r.Summary, refPath)
+	return CompareRangesOf(metrics.SummarizeFlows(r.Flows, metrics.NoCensoring), refPath)
 }
 
 // CompareRangesOf is CompareRanges for a summary of flow records (e.g. read
@@ -110,7 +113,7 @@ func CompareRangesOf(ss metrics.FCTSummary, refPath string) ([]RangeComparison, 
 	for i, l := range ref {
 		recs[i] = l.Record(i)
 	}
-	rs := metrics.SummarizeFlows(recs)
+	rs := metrics.SummarizeFlows(recs, metrics.NoCensoring) // the reference lists finished flows only
 	var out []RangeComparison
 	for _, g := range []struct {
 		name     string

@@ -47,6 +47,29 @@ func (r FlowRecord) Slowdown() float64 {
 	return slowdown(r.FCT(), r.IdealFCT)
 }
 
+// NoCensoring, as the end time of SummarizeFlows or SizeBins, leaves
+// unfinished flows out of the statistics: the reference analysis's rule
+// (its fct.txt lists finished flows only), used only to compare with it.
+// Every other statistic censors them (docs/metrics.md §5).
+const NoCensoring sim.Time = -1
+
+// outcome is the FCT and slowdown a statistic counts for the flow in a run
+// that ended at end: a finished flow's own; an unfinished flow that had
+// started is censored at the end (FCT = end − Start, a lower bound of its
+// true FCT, and its slowdown likewise). ok is false for a flow that never
+// started (a chained flow whose predecessor did not complete, or a start at
+// or after the end) and, with end = NoCensoring, for every unfinished flow.
+func (r *FlowRecord) outcome(end sim.Time) (fct sim.Time, sd float64, censored, ok bool) {
+	switch {
+	case r.Done:
+		return r.FCT(), r.Slowdown(), false, true
+	case end == NoCensoring || r.NotStarted || r.Start >= end:
+		return 0, 0, false, false
+	}
+	fct = end - r.Start
+	return fct, slowdown(fct, r.IdealFCT), true, true
+}
+
 func slowdown(fct, ideal sim.Time) float64 {
 	if ideal <= 0 {
 		return math.NaN()
@@ -72,14 +95,21 @@ const (
 	LargeFlowLimitBytes = 1_000_000
 )
 
-// FlowGroup holds the slowdown and FCT distributions of the finished flows
-// of one size class. Its JSON form is flat and mirrors the reference
-// summary files: {"n", "mean_sd", "p50_sd", "p95_sd", "p99_sd", "max_sd",
-// "mean_fct_us", "p50_fct_us", "p95_fct_us", "p99_fct_us", "max_fct_us"};
-// an empty group encodes as {"n": 0}.
+// FlowGroup holds the slowdown and FCT distributions of the flows of one
+// size class: the finished flows and the unfinished ones censored at the
+// run's end (see SummarizeFlows). Its JSON form is flat and mirrors the
+// reference summary files: {"n", "censored", "mean_sd", "p50_sd", "p95_sd",
+// "p99_sd", "max_sd", "mean_fct_us", "p50_fct_us", "p95_fct_us",
+// "p99_fct_us", "max_fct_us"}; an empty group encodes as {"n": 0,
+// "censored": 0}.
 type FlowGroup struct {
-	// N is the number of finished flows in the group.
+	// N is the number of flows in the group, censored ones included.
 	N int
+	// Censored is the number of them that had not finished when the run
+	// ended: each enters with its FCT and slowdown at the end, a lower
+	// bound, so that with Censored > 0 every statistic of the group is a
+	// lower bound.
+	Censored int
 	// Slowdown is the distribution of slowdowns (dimensionless, >= 1).
 	Slowdown Dist
 	// FCTUs is the distribution of FCTs in microseconds.
@@ -88,6 +118,7 @@ type FlowGroup struct {
 
 type flowGroupJSON struct {
 	N         int      `json:"n"`
+	Censored  int      `json:"censored"`
 	MeanSD    *float64 `json:"mean_sd,omitempty"`
 	P50SD     *float64 `json:"p50_sd,omitempty"`
 	P95SD     *float64 `json:"p95_sd,omitempty"`
@@ -102,7 +133,7 @@ type flowGroupJSON struct {
 
 // MarshalJSON encodes g in the reference summary's flat form.
 func (g FlowGroup) MarshalJSON() ([]byte, error) {
-	j := flowGroupJSON{N: g.N}
+	j := flowGroupJSON{N: g.N, Censored: g.Censored}
 	if g.N > 0 {
 		j.MeanSD, j.P50SD, j.P95SD, j.P99SD, j.MaxSD = &g.Slowdown.Mean, &g.Slowdown.P50, &g.Slowdown.P95, &g.Slowdown.P99, &g.Slowdown.Max
 		j.MeanFCTUs, j.P50FCTUs, j.P95FCTUs, j.P99FCTUs, j.MaxFCTUs = &g.FCTUs.Mean, &g.FCTUs.P50, &g.FCTUs.P95, &g.FCTUs.P99, &g.FCTUs.Max
@@ -125,16 +156,20 @@ func (g *FlowGroup) UnmarshalJSON(b []byte) error {
 	}
 	*g = FlowGroup{
 		N:        j.N,
+		Censored: j.Censored,
 		Slowdown: Dist{N: j.N, Mean: get(j.MeanSD), P50: get(j.P50SD), P95: get(j.P95SD), P99: get(j.P99SD), Max: get(j.MaxSD)},
 		FCTUs:    Dist{N: j.N, Mean: get(j.MeanFCTUs), P50: get(j.P50FCTUs), P95: get(j.P95FCTUs), P99: get(j.P99FCTUs), Max: get(j.MaxFCTUs)},
 	}
 	return nil
 }
 
-// FCTSummary summarizes a set of flow records. Only finished flows enter
-// the distributions, the byte count, the rate and the time span. Its JSON
-// form mirrors the reference analysis summary files; values are not rounded.
-// A finished flow with IdealFCT <= 0 has a NaN slowdown, which makes
+// FCTSummary summarizes a set of flow records. The FCT and slowdown
+// distributions cover every flow that started: the finished ones and the
+// unfinished ones censored at the run's end (dropping the latter would
+// favour whichever algorithm leaves flows unfinished); the byte count, the
+// sending rate and the time span cover finished flows only. Its JSON form
+// mirrors the reference analysis summary files; values are not rounded. A
+// counted flow with IdealFCT <= 0 has a NaN slowdown, which makes
 // json.Marshal fail rather than silently report a wrong number.
 type FCTSummary struct {
 	// Flows is the number of records given.
@@ -143,6 +178,13 @@ type FCTSummary struct {
 	Finished int `json:"finished"`
 	// Unfinished is Flows - Finished.
 	Unfinished int `json:"unfinished"`
+	// Censored is the number of unfinished flows that had started: they
+	// enter the distributions censored at the run's end (Unfinished −
+	// Censored flows never started and are left out).
+	Censored int `json:"censored"`
+	// End is the run's end, where unfinished flows are censored
+	// (NoCensoring: they are left out).
+	End sim.Time `json:"-"`
 	// FirstStart is the earliest Start of a finished flow (0 if none).
 	FirstStart sim.Time `json:"-"`
 	// LastFinish is the latest Finish of a finished flow (0 if none).
@@ -162,20 +204,22 @@ type FCTSummary struct {
 	FinishTime sim.Time `json:"-"`
 	// FinishTimeUs is FinishTime in microseconds.
 	FinishTimeUs float64 `json:"finish_time_us"`
-	// All covers every finished flow.
+	// All covers every counted flow (finished or censored).
 	All FlowGroup `json:"all"`
-	// Small covers finished flows with SizeBytes < 100000.
+	// Small covers counted flows with SizeBytes < 100000.
 	Small FlowGroup `json:"small_lt100KB"`
-	// Mid covers finished flows with 100000 <= SizeBytes <= 1000000.
+	// Mid covers counted flows with 100000 <= SizeBytes <= 1000000.
 	Mid FlowGroup `json:"mid_100KB_1MB"`
-	// Large covers finished flows with SizeBytes > 1000000.
+	// Large covers counted flows with SizeBytes > 1000000.
 	Large FlowGroup `json:"large_gt1MB"`
 }
 
-// SummarizeFlows computes an FCTSummary of recs. The result does not depend
-// on the order of recs.
-func SummarizeFlows(recs []FlowRecord) FCTSummary {
-	s := FCTSummary{Flows: len(recs)}
+// SummarizeFlows computes an FCTSummary of recs from a run that ended at
+// end (summary.json's sim_end_ns): unfinished flows that started are
+// censored at end (end = NoCensoring leaves them out, only to compare with
+// the reference analysis). The result does not depend on the order of recs.
+func SummarizeFlows(recs []FlowRecord, end sim.Time) FCTSummary {
+	s := FCTSummary{Flows: len(recs), End: end}
 	// Exact integer sums keep the result independent of record order:
 	// bits fit in int64 for any realistic run, the FCT sum in 128 bits.
 	var bits int64
@@ -212,15 +256,24 @@ func SummarizeFlows(recs []FlowRecord) FCTSummary {
 
 	// One backing array per quantity, partitioned by class: the three
 	// classes are contiguous, and "all" is sorted separately afterwards.
-	sd := make([]float64, 0, 2*s.Finished)
-	fct := make([]float64, 0, 2*s.Finished)
+	sd := make([]float64, 0, 2*len(recs))
+	fct := make([]float64, 0, 2*len(recs))
 	var bounds [4]int
+	var censored [3]int
 	for c := 0; c < 3; c++ {
 		for i := range recs {
 			r := &recs[i]
-			if r.Done && sizeClass(r.SizeBytes) == c {
-				sd = append(sd, r.Slowdown())
-				fct = append(fct, r.FCT().Microseconds())
+			if sizeClass(r.SizeBytes) != c {
+				continue
+			}
+			f, d, cens, ok := r.outcome(end)
+			if !ok {
+				continue
+			}
+			sd = append(sd, d)
+			fct = append(fct, f.Microseconds())
+			if cens {
+				censored[c]++
 			}
 		}
 		bounds[c+1] = len(sd)
@@ -228,10 +281,14 @@ func SummarizeFlows(recs []FlowRecord) FCTSummary {
 	groups := [3]*FlowGroup{&s.Small, &s.Mid, &s.Large}
 	for c, g := range groups {
 		*g = summarizeGroup(sd[bounds[c]:bounds[c+1]], fct[bounds[c]:bounds[c+1]])
+		g.Censored = censored[c]
+		s.Censored += censored[c]
 	}
+	n := len(sd)
 	sd = append(sd, sd...)
 	fct = append(fct, fct...)
-	s.All = summarizeGroup(sd[s.Finished:], fct[s.Finished:])
+	s.All = summarizeGroup(sd[n:], fct[n:])
+	s.All.Censored = s.Censored
 	return s
 }
 

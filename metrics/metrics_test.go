@@ -329,7 +329,7 @@ func TestSummarizeFlowsReference(t *testing.T) {
 	wantSD := Dist{N: 3, Mean: 19.223964267628812, P50: 20.114915258260538, P95: 20.16791326433726,
 		P99: 20.16791326433726, Max: 20.16791326433726, Min: 17.389064280288643}
 	want := FCTSummary{
-		Flows: 3, Finished: 3, Unfinished: 0,
+		Flows: 3, Finished: 3, Unfinished: 0, End: NoCensoring,
 		FirstStart: 2 * sim.Second, LastFinish: 2016992677 * sim.Nanosecond,
 		FirstStartNs: 2000000000, LastFinishNs: 2016992677, SimSpanUs: 16992.677,
 		BytesFinished: 30000000, MeanSendingRateGbps: 4.939081573665476,
@@ -338,25 +338,25 @@ func TestSummarizeFlowsReference(t *testing.T) {
 		Large: FlowGroup{N: 3, Slowdown: wantSD, FCTUs: wantFCT},
 	}
 	for name, in := range map[string][]FlowRecord{"forward": recs, "reverse": rev} {
-		if got := SummarizeFlows(in); got != want {
+		if got := SummarizeFlows(in, NoCensoring); got != want {
 			t.Errorf("%s: SummarizeFlows =\n%+v\nwant\n%+v", name, got, want)
 		}
 	}
-	if got := SummarizeFlows(recs).All.FCTUs.Mean; got != 16197.343333333332 {
+	if got := SummarizeFlows(recs, NoCensoring).All.FCTUs.Mean; got != 16197.343333333332 {
 		t.Errorf("mean_fct_us = %v", got)
 	}
 
-	js, err := json.Marshal(SummarizeFlows(recs))
+	js, err := json.Marshal(SummarizeFlows(recs, NoCensoring))
 	if err != nil {
 		t.Fatal(err)
 	}
-	group := `{"n":3,"mean_sd":19.223964267628812,"p50_sd":20.114915258260538,"p95_sd":20.16791326433726,` +
+	group := `{"n":3,"censored":0,"mean_sd":19.223964267628812,"p50_sd":20.114915258260538,"p95_sd":20.16791326433726,` +
 		`"p99_sd":20.16791326433726,"max_sd":20.16791326433726,"mean_fct_us":16197.343333333332,` +
 		`"p50_fct_us":16948.023,"p95_fct_us":16992.677,"p99_fct_us":16992.677,"max_fct_us":16992.677}`
-	wantJS := `{"flows_in_file":3,"finished":3,"unfinished":0,"first_start_ns":2000000000,` +
+	wantJS := `{"flows_in_file":3,"finished":3,"unfinished":0,"censored":0,"first_start_ns":2000000000,` +
 		`"last_finish_ns":2016992677,"sim_span_us":16992.677,"bytes_finished":30000000,` +
 		`"mean_sending_rate_gbps":4.939081573665476,"finish_time_us":16992.677,` +
-		`"all":` + group + `,"small_lt100KB":{"n":0},"mid_100KB_1MB":{"n":0},"large_gt1MB":` + group + `}`
+		`"all":` + group + `,"small_lt100KB":{"n":0,"censored":0},"mid_100KB_1MB":{"n":0,"censored":0},"large_gt1MB":` + group + `}`
 	if string(js) != wantJS {
 		t.Errorf("JSON =\n%s\nwant\n%s", js, wantJS)
 	}
@@ -373,6 +373,46 @@ func TestSummarizeFlowsReference(t *testing.T) {
 	}
 }
 
+// Unfinished flows are censored at the run's end, not dropped: dropping
+// them would favour an algorithm that leaves its slowest flows unfinished.
+func TestSummarizeFlowsCensored(t *testing.T) {
+	us := sim.Microsecond
+	recs := []FlowRecord{
+		{ID: 0, SizeBytes: 1000, Start: 0, Finish: 20 * us, IdealFCT: 10 * us, Done: true}, // sd 2
+		{ID: 1, SizeBytes: 1000, Start: 10 * us, IdealFCT: 10 * us},                         // censored at 100: fct 90, sd 9
+		{ID: 2, SizeBytes: 2000000, Start: 40 * us, IdealFCT: 20 * us},                      // censored: fct 60, sd 3
+		{ID: 3, SizeBytes: 1000, Start: 100 * us, IdealFCT: 10 * us},                        // starts at the end: not counted
+		{ID: 4, SizeBytes: 1000, NotStarted: true, IdealFCT: 10 * us},                       // chained, never started
+	}
+	s := SummarizeFlows(recs, 100*us)
+	if s.Flows != 5 || s.Finished != 1 || s.Unfinished != 4 || s.Censored != 2 {
+		t.Fatalf("counts flows/finished/unfinished/censored = %d/%d/%d/%d, want 5/1/4/2", s.Flows, s.Finished, s.Unfinished, s.Censored)
+	}
+	wantAll := FlowGroup{N: 3, Censored: 2,
+		Slowdown: Dist{N: 3, Mean: 14.0 / 3, P50: 3, P95: 9, P99: 9, Max: 9, Min: 2},
+		FCTUs:    Dist{N: 3, Mean: 170.0 / 3, P50: 60, P95: 90, P99: 90, Max: 90, Min: 20}}
+	if s.All != wantAll {
+		t.Errorf("all = %+v, want %+v", s.All, wantAll)
+	}
+	if s.Small.N != 2 || s.Small.Censored != 1 || s.Large.N != 1 || s.Large.Censored != 1 || s.Mid.N != 0 {
+		t.Errorf("classes small %+v large %+v mid %+v", s.Small, s.Large, s.Mid)
+	}
+	// rate, bytes and span stay over finished flows
+	if s.BytesFinished != 1000 || s.FinishTime != 20*us {
+		t.Errorf("bytes %d finish %v, want 1000, 20us", s.BytesFinished, s.FinishTime)
+	}
+	// the same records without censoring: the finished flow alone
+	if f := SummarizeFlows(recs, NoCensoring); f.All.N != 1 || f.All.Slowdown.Max != 2 || f.Censored != 0 {
+		t.Errorf("NoCensoring: %+v", f.All)
+	}
+	bins := SizeBins(recs, 3, 100*us)
+	want := []SizeBin{{MaxSizeBytes: 1000, N: 1, P50: 2, P95: 2, P99: 2}, {MaxSizeBytes: 1000, N: 1, Censored: 1, P50: 9, P95: 9, P99: 9},
+		{MaxSizeBytes: 2000000, N: 1, Censored: 1, P50: 3, P95: 3, P99: 3}}
+	if !reflect.DeepEqual(bins, want) {
+		t.Errorf("SizeBins = %+v, want %+v", bins, want)
+	}
+}
+
 func TestSummarizeFlowsSizeClasses(t *testing.T) {
 	us := sim.Microsecond
 	mk := func(id int, size int64, fct sim.Time, done bool) FlowRecord {
@@ -385,9 +425,9 @@ func TestSummarizeFlowsSizeClasses(t *testing.T) {
 		mk(3, 1000000, 40*us, true),   // mid (inclusive upper bound), sd 4
 		mk(4, 1000001, 50*us, true),   // large, sd 5
 		mk(5, 1, 5*us, true),          // small, sd clamped to 1
-		mk(6, 5000000, 100*us, false), // unfinished: ignored
+		mk(6, 5000000, 100*us, false), // unfinished: left out without censoring
 	}
-	s := SummarizeFlows(recs)
+	s := SummarizeFlows(recs, NoCensoring)
 	tests := []struct {
 		name string
 		got  FlowGroup
@@ -425,8 +465,8 @@ func TestSummarizeFlowsSizeClasses(t *testing.T) {
 		t.Errorf("MeanSendingRateGbps = %v, want %v", s.MeanSendingRateGbps, want)
 	}
 
-	empty := SummarizeFlows([]FlowRecord{{Done: false}})
-	if empty != (FCTSummary{Flows: 1, Unfinished: 1}) {
+	empty := SummarizeFlows([]FlowRecord{{Done: false}}, NoCensoring)
+	if empty != (FCTSummary{Flows: 1, Unfinished: 1, End: NoCensoring}) {
 		t.Errorf("no finished flows: %+v", empty)
 	}
 	if _, err := json.Marshal(empty); err != nil {
@@ -443,7 +483,7 @@ func TestSizeBins(t *testing.T) {
 			Finish: sim.Time(8+k) * sim.Microsecond, IdealFCT: 8 * sim.Microsecond, Done: true})
 	}
 	recs = append(recs, FlowRecord{ID: 99, SizeBytes: 1, Done: false}) // ignored
-	bins := SizeBins(recs, 20)
+	bins := SizeBins(recs, 20, NoCensoring)
 	if len(bins) != 20 {
 		t.Fatalf("len = %d, want 20", len(bins))
 	}
@@ -479,14 +519,14 @@ func TestSizeBinsUneven(t *testing.T) {
 		{MaxSizeBytes: 5, N: 2, P50: 4, P95: 4, P99: 4},
 		{MaxSizeBytes: 9, N: 3, P50: 6, P95: 7, P99: 7},
 	}
-	if got := SizeBins(recs, 3); !reflect.DeepEqual(got, want) {
+	if got := SizeBins(recs, 3, NoCensoring); !reflect.DeepEqual(got, want) {
 		t.Errorf("SizeBins = %+v, want %+v", got, want)
 	}
 	// Fewer flows than bins: empty bins are omitted.
-	if got := SizeBins(recs[:2], 5); len(got) != 2 || got[0].MaxSizeBytes != 5 || got[1].MaxSizeBytes != 9 {
+	if got := SizeBins(recs[:2], 5, NoCensoring); len(got) != 2 || got[0].MaxSizeBytes != 5 || got[1].MaxSizeBytes != 9 {
 		t.Errorf("SizeBins(2 flows, 5 bins) = %+v", got)
 	}
-	if got := SizeBins(recs, 0); got != nil {
+	if got := SizeBins(recs, 0, NoCensoring); got != nil {
 		t.Errorf("SizeBins(nbins=0) = %+v, want nil", got)
 	}
 }

@@ -5,42 +5,49 @@ import (
 	"io"
 	"slices"
 	"strconv"
+
+	"github.com/ccsim/ccsim/sim"
 )
 
 // SizeBin is one row of the size-binned slowdown table.
 type SizeBin struct {
 	// MaxSizeBytes is the largest flow size in the bin (the row label).
 	MaxSizeBytes int64
-	// N is the number of flows in the bin.
-	N int
+	// N is the number of flows in the bin, Censored of them censored
+	// (their slowdown a lower bound).
+	N, Censored int
 	// P50, P95 and P99 are slowdown percentiles by the canonical rule.
 	P50, P95, P99 float64
 }
 
 // SizeBins builds the size-binned slowdown table of the reference
-// fct_analysis.py: finished flows are sorted by size (stable, so equal
-// sizes keep input order), and bin i of nbins holds flows
-// [floor(i*n/nbins), floor((i+1)*n/nbins)). With nbins = 20 each bin holds
-// 5% of the flows. Bins that would be empty (n < nbins) are omitted, so the
-// result has nbins rows whenever there are at least nbins finished flows.
-// nbins <= 0 yields nil.
+// fct_analysis.py over the flows of a run that ended at end: the counted
+// flows (finished, and unfinished ones censored at end as in
+// SummarizeFlows; end = NoCensoring counts finished flows only, the
+// reference's rule) are sorted by size (stable, so equal sizes keep input
+// order), and bin i of nbins holds flows [floor(i*n/nbins),
+// floor((i+1)*n/nbins)). With nbins = 20 each bin holds 5% of the flows.
+// Bins that would be empty (n < nbins) are omitted, so the result has nbins
+// rows whenever there are at least nbins counted flows. nbins <= 0 yields
+// nil.
 //
 // Differences from the reference script, which callers handle themselves:
 // it filters by dport and start time, it breaks size ties by `sort -n`'s
 // whole-line fallback rather than input order, and its `split('\n')[:-2]`
 // drops the largest flow.
-func SizeBins(recs []FlowRecord, nbins int) []SizeBin {
+func SizeBins(recs []FlowRecord, nbins int, end sim.Time) []SizeBin {
 	if nbins <= 0 {
 		return nil
 	}
 	type fs struct {
-		size int64
-		sd   float64
+		size     int64
+		sd       float64
+		censored bool
 	}
 	flows := make([]fs, 0, len(recs))
 	for i := range recs {
-		if recs[i].Done {
-			flows = append(flows, fs{recs[i].SizeBytes, recs[i].Slowdown()})
+		if _, d, cens, ok := recs[i].outcome(end); ok {
+			flows = append(flows, fs{recs[i].SizeBytes, d, cens})
 		}
 	}
 	slices.SortStableFunc(flows, func(a, b fs) int { return cmp.Compare(a.size, b.size) })
@@ -54,13 +61,18 @@ func SizeBins(recs []FlowRecord, nbins int) []SizeBin {
 			continue
 		}
 		sd = sd[:0]
+		cens := 0
 		for _, f := range flows[l:r] {
 			sd = append(sd, f.sd)
+			if f.censored {
+				cens++
+			}
 		}
 		slices.Sort(sd)
 		bins = append(bins, SizeBin{
 			MaxSizeBytes: flows[r-1].size,
 			N:            r - l,
+			Censored:     cens,
 			P50:          Percentile(sd, 0.50),
 			P95:          Percentile(sd, 0.95),
 			P99:          Percentile(sd, 0.99),

@@ -44,6 +44,10 @@ type Run struct {
 	Queue []QueueSample
 }
 
+// End is the run's end (summary.json's sim_end_ns), where its unfinished
+// flows are censored (docs/metrics.md §5).
+func (r *Run) End() sim.Time { return r.Summary.End() }
+
 // QueueSample is one row of queue.csv.
 type QueueSample struct {
 	// At is the sampling time.

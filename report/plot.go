@@ -313,7 +313,7 @@ func slowdownPlot(runs []*Run, labels []string, title string) (*plot.Plot, error
 	lo, hi, ymax := math.Inf(1), math.Inf(-1), 1.0
 	have := false
 	for i, r := range runs {
-		t := NewSlowdownTable(r.Flows)
+		t := NewSlowdownTable(r.Flows, r.End())
 		var p50, p99 plotter.XYs
 		for _, b := range t.Bins {
 			// A NaN slowdown (ideal FCT <= 0) cannot be drawn: skip.

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/metrics"
+	"github.com/ccsim/ccsim/sim"
 )
 
 // SlowdownBins is the number of size bins of the slowdown table (5 % of
@@ -33,7 +34,7 @@ type ClassRow struct {
 	// summary.json keys; bounds as metrics.SmallFlowLimitBytes and
 	// metrics.LargeFlowLimitBytes).
 	Class string
-	// N is the number of finished flows in the class.
+	// N is the number of flows in the class (censored ones included).
 	N int
 	// P50, P95, P99 are slowdown percentiles; NaN when N == 0.
 	P50, P95, P99 float64
@@ -43,6 +44,10 @@ type ClassRow struct {
 type SlowdownTable struct {
 	// N is the number of flows binned (the header's n).
 	N int
+	// Censored is the number of them that were unfinished at the run's
+	// end and enter with their slowdown at the end, a lower bound (a
+	// comment line after the bins; none in reference files).
+	Censored int
 	// Bins are the size bins in increasing size.
 	Bins []BucketRow
 	// Classes are the size-class summary rows (absent in reference files).
@@ -52,20 +57,24 @@ type SlowdownTable struct {
 // bucketHeader is the reference header without its "  (n=N)" suffix.
 const bucketHeader = "# pct_bucket max_size_B p50_slowdown p95_slowdown p99_slowdown"
 
+// censoredPrefix starts the line that counts censored flows.
+const censoredPrefix = "# censored "
+
 // classHeader introduces the size-class rows.
 const classHeader = "# class n p50_slowdown p95_slowdown p99_slowdown"
 
-// NewSlowdownTable computes the table of the finished flows of recs:
-// metrics.SizeBins with SlowdownBins bins and the three size classes of
-// metrics.SummarizeFlows. Callers select the flows (e.g. drop incast flows
-// or warm-up arrivals) beforehand.
-func NewSlowdownTable(recs []metrics.FlowRecord) *SlowdownTable {
-	s := metrics.SummarizeFlows(recs)
-	t := &SlowdownTable{N: s.Finished}
+// NewSlowdownTable computes the table of the flows of recs from a run that
+// ended at end (unfinished flows censored there, metrics.NoCensoring: left
+// out): metrics.SizeBins with SlowdownBins bins and the three size classes
+// of metrics.SummarizeFlows. Callers select the flows (e.g. drop incast
+// flows or warm-up arrivals) beforehand.
+func NewSlowdownTable(recs []metrics.FlowRecord, end sim.Time) *SlowdownTable {
+	s := metrics.SummarizeFlows(recs, end)
+	t := &SlowdownTable{N: s.All.N, Censored: s.Censored}
 	// SizeBins omits the empty bins (fewer flows than bins); bin i of
 	// SlowdownBins is empty when it gets no flow rank.
-	bins := metrics.SizeBins(recs, SlowdownBins)
-	n, k := s.Finished, 0
+	bins := metrics.SizeBins(recs, SlowdownBins, end)
+	n, k := s.All.N, 0
 	for i := 0; i < SlowdownBins && k < len(bins); i++ {
 		if i*n/SlowdownBins == (i+1)*n/SlowdownBins {
 			continue
@@ -87,8 +96,8 @@ func NewSlowdownTable(recs []metrics.FlowRecord) *SlowdownTable {
 	return t
 }
 
-// WriteSlowdownTable writes the slowdown table of the finished flows of
-// recs (see NewSlowdownTable). The first lines are byte-for-byte the
+// WriteSlowdownTable writes the slowdown table of the flows of recs from a
+// run that ended at end (see NewSlowdownTable). The first lines are byte-for-byte the
 // reference analysis fctbuckets_*.txt format, so the two files can be
 // diffed:
 //
@@ -105,9 +114,12 @@ func NewSlowdownTable(recs []metrics.FlowRecord) *SlowdownTable {
 //	# mid_100KB_1MB 1049 1.531 2.762 3.850
 //	# large_gt1MB 2042 1.864 3.636 4.858
 //
-// Slowdowns have 3 decimals; an empty class prints "-" for each.
-func WriteSlowdownTable(w io.Writer, recs []metrics.FlowRecord) error {
-	return NewSlowdownTable(recs).Write(w)
+// Slowdowns have 3 decimals; an empty class prints "-" for each. When
+// unfinished flows were censored, a comment line after the bins counts
+// them: "# censored 3: unfinished at the run's end, counted with their
+// slowdown then (a lower bound)".
+func WriteSlowdownTable(w io.Writer, recs []metrics.FlowRecord, end sim.Time) error {
+	return NewSlowdownTable(recs, end).Write(w)
 }
 
 // Write writes t in the format of WriteSlowdownTable.
@@ -123,6 +135,9 @@ func (t *SlowdownTable) Write(w io.Writer) error {
 			b = strconv.AppendFloat(b, x, 'f', 3, 64)
 		}
 		b = append(b, '\n')
+	}
+	if t.Censored > 0 {
+		b = fmt.Appendf(b, "%s%d: unfinished at the run's end, counted with their slowdown then (a lower bound)\n", censoredPrefix, t.Censored)
 	}
 	if len(t.Classes) > 0 {
 		b = append(b, classHeader...)
@@ -172,6 +187,14 @@ func ReadSlowdownTable(r io.Reader) (*SlowdownTable, error) {
 			continue
 		case line == classHeader:
 			inClasses = true
+			continue
+		case strings.HasPrefix(line, censoredPrefix):
+			v, _, _ := strings.Cut(strings.TrimPrefix(line, censoredPrefix), ":")
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return nil, fmt.Errorf("slowdown table line %d: bad censored count %q", lineNo, v)
+			}
+			t.Censored = n
 			continue
 		case strings.HasPrefix(line, "#"):
 			if !inClasses {
@@ -256,7 +279,7 @@ func WriteTables(runs []*Run, outDir string, opts *Options) ([]string, error) {
 	}
 	names := fileLabels(Labels(runs))
 	for i, r := range runs {
-		if err := write("slowdown_"+names[i]+".txt", func(w io.Writer) error { return WriteSlowdownTable(w, r.Flows) }); err != nil {
+		if err := write("slowdown_"+names[i]+".txt", func(w io.Writer) error { return WriteSlowdownTable(w, r.Flows, r.End()) }); err != nil {
 			return files, err
 		}
 		q := r.QueueCDFs(opts.queueClass())

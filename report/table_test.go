@@ -64,7 +64,7 @@ func readRefRecords(t *testing.T) []metrics.FlowRecord {
 func TestSlowdownTableMatchesReference(t *testing.T) {
 	recs := readRefRecords(t)
 	var buf bytes.Buffer
-	if err := WriteSlowdownTable(&buf, recs); err != nil {
+	if err := WriteSlowdownTable(&buf, recs, metrics.NoCensoring); err != nil {
 		t.Fatal(err)
 	}
 	got := buf.String()
@@ -85,7 +85,7 @@ func TestSlowdownTableMatchesReference(t *testing.T) {
 			t.Errorf("class row %q, want prefix %q", lines[1+i], want)
 		}
 	}
-	tab := NewSlowdownTable(recs)
+	tab := NewSlowdownTable(recs, metrics.NoCensoring)
 	for i, want := range [][2]float64{{1.0690784788491667, 2.1515655157623845}, {1.5308156028368793, 3.8504163344027593}, {1.8638492656882093, 4.857864584150083}} {
 		if c := tab.Classes[i]; c.P50 != want[0] || c.P99 != want[1] {
 			t.Errorf("class %s p50/p99 = %v/%v, want %v/%v", c.Class, c.P50, c.P99, want[0], want[1])
@@ -121,7 +121,7 @@ func TestSlowdownTableSmall(t *testing.T) {
 	// [floor(3i/20), floor(3(i+1)/20)), non-empty for i = 6, 13, 19.
 	recs := []metrics.FlowRecord{mk(2_000_000, 3, true), mk(500, 2, true), mk(200_000, 5, true), mk(10, 9, false)}
 	var buf bytes.Buffer
-	if err := WriteSlowdownTable(&buf, recs); err != nil {
+	if err := WriteSlowdownTable(&buf, recs, metrics.NoCensoring); err != nil {
 		t.Fatal(err)
 	}
 	want := "# pct_bucket max_size_B p50_slowdown p95_slowdown p99_slowdown  (n=3)\n" +
@@ -135,9 +135,32 @@ func TestSlowdownTableSmall(t *testing.T) {
 	if got := buf.String(); got != want {
 		t.Errorf("table =\n%s\nwant\n%s", got, want)
 	}
+	// The unfinished flow censored at 20 µs (slowdown 20, a lower bound):
+	// 4 flows, bin i non-empty when floor(4i/20) < floor(4(i+1)/20): i = 4,
+	// 9, 14, 19.
+	buf.Reset()
+	if err := WriteSlowdownTable(&buf, recs, 20*us); err != nil {
+		t.Fatal(err)
+	}
+	want = "# pct_bucket max_size_B p50_slowdown p95_slowdown p99_slowdown  (n=4)\n" +
+		"0.20 10 20.000 20.000 20.000\n" +
+		"0.45 500 2.000 2.000 2.000\n" +
+		"0.70 200000 5.000 5.000 5.000\n" +
+		"0.95 2000000 3.000 3.000 3.000\n" +
+		"# censored 1: unfinished at the run's end, counted with their slowdown then (a lower bound)\n" +
+		"# class n p50_slowdown p95_slowdown p99_slowdown\n" +
+		"# small_lt100KB 2 20.000 20.000 20.000\n" +
+		"# mid_100KB_1MB 1 5.000 5.000 5.000\n" +
+		"# large_gt1MB 1 3.000 3.000 3.000\n"
+	if got := buf.String(); got != want {
+		t.Errorf("censored table =\n%s\nwant\n%s", got, want)
+	}
+	if tab, err := ReadSlowdownTable(strings.NewReader(want)); err != nil || tab.N != 4 || tab.Censored != 1 || len(tab.Bins) != 4 {
+		t.Errorf("read censored table = %+v, %v", tab, err)
+	}
 	// No finished flow: header, no bins, empty classes with "-".
 	buf.Reset()
-	if err := WriteSlowdownTable(&buf, recs[3:]); err != nil {
+	if err := WriteSlowdownTable(&buf, recs[3:], metrics.NoCensoring); err != nil {
 		t.Fatal(err)
 	}
 	want = "# pct_bucket max_size_B p50_slowdown p95_slowdown p99_slowdown  (n=0)\n" + classHeader + "\n" +

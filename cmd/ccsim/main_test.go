@@ -266,6 +266,11 @@ func TestRunTableShowsUnfinishedFlows(t *testing.T) {
 	if !regexpMatch(`unfinished.*stop_ms.*none: 1 of 2`, out) {
 		t.Errorf("no line names the run with unfinished flows:\n%s", out)
 	}
+	// the 10-MB flow is censored at the end, 10 µs after its start: the
+	// mean FCT and the largest FCT include it and are lower bounds
+	if !regexpMatch(`(?m)^none\s+2\s+1\s+1\s.*≥\d+\.\d\d\s+≥10\.00\s`, out) {
+		t.Errorf("fct_mean and finish are not marked as lower bounds (≥, finish ≥10.00):\n%s", out)
+	}
 }
 
 func regexpMatch(re, s string) bool { return regexp.MustCompile(re).MatchString(s) }

@@ -32,7 +32,7 @@ func refCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			rows, err := experiment.CompareRangesOf(metrics.SummarizeFlows(recs), args[1])
+			rows, err := experiment.CompareRangesOf(metrics.SummarizeFlows(recs, metrics.NoCensoring), args[1])
 			if err != nil {
 				return err
 			}

@@ -22,7 +22,7 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 	if wall > 0 {
 		r.EventsPerS = float64(n.Stats.Events) / wall
 	}
-	b.collectFlows(r)
+	b.collectFlows(r, end)
 	r.Messages = b.msgs
 	if s.Workload.Perftest != nil {
 		r.Perftest = b.perftestSummary(end)
@@ -58,8 +58,9 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 
 // collectFlows fills the flow records (flows.csv), the per-flow counters
 // (flow_stats.csv), the FCT summaries, Jain's index of the goodputs and
-// the congestion counts.
-func (b *Built) collectFlows(r *result.Result) {
+// the congestion counts. Unfinished flows enter the FCT summaries censored
+// at the run's end (docs/metrics.md §5).
+func (b *Built) collectFlows(r *result.Result, end sim.Time) {
 	n := b.Net
 	payload := n.Config().PayloadBytes
 	goodputs := make([]float64, 0, len(n.QPs))
@@ -87,8 +88,8 @@ func (b *Built) collectFlows(r *result.Result) {
 		r.Congestion.CNPs += q.CNPs
 		r.Congestion.RateCuts += q.RateCuts
 	}
-	r.Summary = metrics.SummarizeFlows(r.Flows)
-	r.FCTGroups = groupSummaries(r.Flows)
+	r.Summary = metrics.SummarizeFlows(r.Flows, end)
+	r.FCTGroups = groupSummaries(r.Flows, end)
 	r.Jain = metrics.Jain(goodputs)
 }
 
@@ -153,7 +154,7 @@ func perRTTSummary(samples []fabric.PerRTTSample, flows []int) (*result.RTTSumma
 
 // groupSummaries summarises the flows of each group (nil when no flow has
 // one).
-func groupSummaries(recs []metrics.FlowRecord) map[string]metrics.FCTSummary {
+func groupSummaries(recs []metrics.FlowRecord, end sim.Time) map[string]metrics.FCTSummary {
 	// count first, so each group's slice is allocated once (a run may hold
 	// hundreds of thousands of flows)
 	count := map[string]int{}
@@ -176,7 +177,7 @@ func groupSummaries(recs []metrics.FlowRecord) map[string]metrics.FCTSummary {
 	}
 	out := make(map[string]metrics.FCTSummary, len(by))
 	for g, rs := range by {
-		out[g] = metrics.SummarizeFlows(rs)
+		out[g] = metrics.SummarizeFlows(rs, end)
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/workload"
+	"math"
 )
 
 // Result is the outcome of one run. Its JSON form is summary.json (the
@@ -97,6 +98,12 @@ type PerRTTSample struct {
 	Flow int      // flow (workload) index
 	At   sim.Time // the ACK's arrival at the sender
 	RTT  sim.Time
+}
+
+// End is the run's end (SimEndNs), the time where its unfinished flows are
+// censored (metrics.SummarizeFlows, docs/metrics.md §5).
+func (r *Result) End() sim.Time {
+	return sim.Time(math.Round(r.SimEndNs * float64(sim.Nanosecond)))
 }
 
 // CongestionSummary counts the congestion events senders saw: congestion

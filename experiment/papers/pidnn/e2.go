@@ -11,6 +11,7 @@ import (
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/sim"
 )
 
 const fat320 = "fat320.yaml"
@@ -79,7 +80,7 @@ func e2Runs(sc experiment.Scale) []experiment.RunSpec {
 // analysis's binning); per bin the largest size and the 95th-percentile
 // slowdown (the sample at index ⌊0.95·n⌋ of the bin's sorted slowdowns).
 // It also returns the number of unfinished background flows.
-func backgroundBins(flows []metrics.FlowRecord) (bins []metrics.SizeBin, unfinished int) {
+func backgroundBins(flows []metrics.FlowRecord, end sim.Time) (bins []metrics.SizeBin, unfinished int) {
 	bg := make([]metrics.FlowRecord, 0, len(flows))
 	for _, f := range flows {
 		if f.Group == "incast" {
@@ -90,7 +91,7 @@ func backgroundBins(flows []metrics.FlowRecord) (bins []metrics.SizeBin, unfinis
 		}
 		bg = append(bg, f)
 	}
-	return metrics.SizeBins(bg, nBins), unfinished
+	return metrics.SizeBins(bg, nBins, end), unfinished
 }
 
 type e2Result struct {
@@ -118,7 +119,7 @@ func readE2(ctx *experiment.Context, c string) (*e2Result, error) {
 		return nil, err
 	}
 	r := &e2Result{wall: s.WallSeconds, events: s.Events, simEndMs: s.SimEndNs / 1e6, flowsN: len(fl), unfinishedAll: s.Summary.Unfinished, drops: s.Drops, dataDropped: s.Bytes.Dropped}
-	r.bins, r.unfinished = backgroundBins(fl)
+	r.bins, r.unfinished = backgroundBins(fl, s.End())
 	for _, f := range fl {
 		if f.Group == "incast" {
 			r.incast++

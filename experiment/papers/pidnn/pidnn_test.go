@@ -62,7 +62,7 @@ func TestBackgroundBins(t *testing.T) {
 		fl = append(fl, metrics.FlowRecord{ID: len(fl), SizeBytes: 500_000, IdealFCT: sim.Microsecond, Finish: 1000 * sim.Microsecond, Done: true, Group: "incast"})
 	}
 	fl = append(fl, metrics.FlowRecord{ID: len(fl), SizeBytes: 7, IdealFCT: sim.Microsecond})
-	bins, unf := backgroundBins(fl)
+	bins, unf := backgroundBins(fl, metrics.NoCensoring)
 	if unf != 1 || len(bins) != 20 {
 		t.Fatalf("%d bins, %d unfinished; want 20, 1", len(bins), unf)
 	}
@@ -77,7 +77,7 @@ func TestBackgroundBins(t *testing.T) {
 	for i := range 20 {
 		fl = append(fl, metrics.FlowRecord{SizeBytes: int64(i + 1), IdealFCT: 10 * sim.Microsecond, Finish: sim.Microsecond, Done: true})
 	}
-	if bins, _ = backgroundBins(fl); bins[0].P95 != 1 {
+	if bins, _ = backgroundBins(fl, metrics.NoCensoring); bins[0].P95 != 1 {
 		t.Errorf("p95 %v, want 1 (slowdown clamped)", bins[0].P95)
 	}
 }

@@ -161,7 +161,7 @@ func readCross(ctx *experiment.Context, key string) (*crossPoint, error) {
 	for g, v := range byGroup {
 		p.groupSd[g] = [2]float64{metrics.PercentileOf(v, 0.5), metrics.PercentileOf(v, 0.99)}
 	}
-	p.bins = metrics.SizeBins(bg, 20)
+	p.bins = metrics.SizeBins(bg, 20, s.End())
 	if p.qP80, p.qP99, p.qP80busy, err = queueStats(run); err != nil {
 		return nil, err
 	}
