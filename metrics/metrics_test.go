@@ -379,10 +379,10 @@ func TestSummarizeFlowsCensored(t *testing.T) {
 	us := sim.Microsecond
 	recs := []FlowRecord{
 		{ID: 0, SizeBytes: 1000, Start: 0, Finish: 20 * us, IdealFCT: 10 * us, Done: true}, // sd 2
-		{ID: 1, SizeBytes: 1000, Start: 10 * us, IdealFCT: 10 * us},                         // censored at 100: fct 90, sd 9
-		{ID: 2, SizeBytes: 2000000, Start: 40 * us, IdealFCT: 20 * us},                      // censored: fct 60, sd 3
-		{ID: 3, SizeBytes: 1000, Start: 100 * us, IdealFCT: 10 * us},                        // starts at the end: not counted
-		{ID: 4, SizeBytes: 1000, NotStarted: true, IdealFCT: 10 * us},                       // chained, never started
+		{ID: 1, SizeBytes: 1000, Start: 10 * us, IdealFCT: 10 * us},                        // censored at 100: fct 90, sd 9
+		{ID: 2, SizeBytes: 2000000, Start: 40 * us, IdealFCT: 20 * us},                     // censored: fct 60, sd 3
+		{ID: 3, SizeBytes: 1000, Start: 100 * us, IdealFCT: 10 * us},                       // starts at the end: not counted
+		{ID: 4, SizeBytes: 1000, NotStarted: true, IdealFCT: 10 * us},                      // chained, never started
 	}
 	s := SummarizeFlows(recs, 100*us)
 	if s.Flows != 5 || s.Finished != 1 || s.Unfinished != 4 || s.Censored != 2 {
