@@ -24,14 +24,32 @@ type Context struct {
 	Exp   *Experiment
 	Scale Scale
 	Dir   string // OUT/PAPER
-	runs  []*RunRef
-	byKey map[string]*RunRef
+	// Reading is the reading of the setup being analysed (the zero
+	// Reading, primary, when the experiment declares none).
+	Reading  Reading
+	runs     []*RunRef
+	byKey    map[string]*RunRef
+	measures map[string]Measure
+}
+
+// Measure records what the analysis measured for claim id; the machinery
+// decides the claim's verdict from it (Evaluate). A second measure of the
+// same claim replaces the first.
+func (c *Context) Measure(id string, m Measure) {
+	if c.measures == nil {
+		c.measures = map[string]Measure{}
+	}
+	c.measures[id] = m
 }
 
 // RunRef is one run of the experiment: its spec, where its results are
 // and, if it could not be resolved or run, why.
 type RunRef struct {
-	Spec     RunSpec
+	Spec RunSpec
+	// Reading is the id of the reading the run belongs to ("" with one
+	// implicit reading); Spec.Key is the key within the reading.
+	Reading  string
+	Primary  bool // the run belongs to the primary reading
 	Hash     string
 	Dir      string
 	Err      error
@@ -107,7 +125,11 @@ func (r *RunRef) Flows() ([]metrics.FlowRecord, error) {
 
 // Input describes the run for the report's list of exact inputs.
 func (r *RunRef) Input() report.Input {
-	in := report.Input{Key: r.Spec.Key, Hash: r.Hash, CC: r.Spec.CC, Base: r.Spec.Base}
+	key := r.Spec.Key
+	if !r.Primary && r.Reading != "" {
+		key = "reading=" + r.Reading + " " + key
+	}
+	in := report.Input{Key: key, Hash: r.Hash, CC: r.Spec.CC, Base: r.Spec.Base}
 	if r.Err != nil {
 		in.Error = r.Err.Error()
 	} else {

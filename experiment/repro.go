@@ -53,6 +53,18 @@ type Paper struct {
 	// Files holds the paper's scenario folder; nil = the checked-in
 	// scenarios/papers/ID embedded in the binary.
 	Files fs.FS
+	// Tolerance is how far a measured magnitude may be from the paper's
+	// number (zero: DefaultTolerance, ±25 %), declared once for the
+	// paper; a claim may state its own band (Claim.Tol).
+	Tolerance Tolerance
+}
+
+// tolerance is the paper's tolerance.
+func (p *Paper) tolerance() Tolerance {
+	if p.Tolerance == (Tolerance{}) {
+		return DefaultTolerance
+	}
+	return p.Tolerance
 }
 
 // Experiment is one experiment of a paper.
@@ -63,29 +75,35 @@ type Experiment struct {
 	// every interpretation made (plain text, paragraphs separated by blank
 	// lines).
 	Setup string
+	// SetupAt, if set, gives the setup text at a scale (the quick run's
+	// sizes at quick scale), replacing Setup.
+	SetupAt func(Scale) string
 	// Claims are the paper's published numbers and statements this
 	// experiment checks.
 	Claims []Claim
 	// Runs lists the simulation runs at a scale (nil or empty: the
 	// experiment needs none, e.g. a behavioural model).
 	Runs func(Scale) []RunSpec
+	// Readings are the readings of a setup the paper leaves open (none:
+	// one implicit reading); every one runs, and the analysis runs once
+	// per reading (Context.Reading).
+	Readings []Reading
+	// Checks are constants the paper prints that follow from its setup;
+	// each reading's setup is checked against them.
+	Checks []Check
 	// Analyze builds the experiment's section of the report from its
-	// finished runs (read from their result files through the context).
-	// It returns a verdict for each claim it could evaluate.
+	// finished runs (read from their result files through the context):
+	// tables, figures and notes, and, through Context.Measure, what it
+	// measured for each claim. The machinery decides the verdicts.
 	Analyze func(*Context) (*report.Section, error)
 }
 
-// Claim is a published number or statement of a paper.
-type Claim struct {
-	ID          string // unique within the experiment
-	Description string
-	PaperValue  string // as published ("" for a purely qualitative claim)
-	Unit        string
-	// Verdict is true for a claim with a direction, an ordering or an
-	// exact statement ("A recovers in fewer rounds than B", "full speed at
-	// round 9"): it holds yes or no. A bare number is compared side by
-	// side, verdict n/a.
-	Verdict bool
+// setup is the experiment's setup text at scale sc.
+func (e *Experiment) setup(sc Scale) string {
+	if e.SetupAt != nil {
+		return e.SetupAt(sc)
+	}
+	return e.Setup
 }
 
 // RunSpec is one simulation run of an experiment before resolution.
@@ -226,6 +244,9 @@ func Register(p *Paper) {
 				panic("experiment: duplicate claim " + p.ID + "/" + e.ID + "/" + c.ID)
 			}
 			claims[c.ID] = true
+		}
+		if err := e.validateReadings(); err != nil {
+			panic("experiment: " + p.ID + "/" + e.ID + ": " + err.Error())
 		}
 	}
 	papers[p.ID] = p

@@ -13,6 +13,7 @@ import (
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/experiment/exptest"
 	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
 )
 
 const tinyScenario = `
@@ -37,9 +38,9 @@ func tinyPaper(files fstest.MapFS) *experiment.Paper {
 	e := &experiment.Experiment{
 		ID: "ex", Title: "tiny", Setup: "two senders",
 		Claims: []experiment.Claim{
-			{ID: "bigger-slower", Description: "larger flows take longer", PaperValue: "yes", Verdict: true},
-			{ID: "fct", Description: "mean FCT of 20 KB under dcqcn", PaperValue: "1", Unit: "µs"},
-			{ID: "never", Description: "a claim the analysis cannot evaluate", PaperValue: "1"},
+			{ID: "bigger-slower", Description: "larger flows take longer", PaperValue: "yes", Kind: experiment.Direction, Rel: experiment.Less},
+			{ID: "fct", Description: "mean FCT of 20 KB under dcqcn", PaperValue: "1", Unit: "µs", Kind: experiment.Number},
+			{ID: "never", Description: "a claim the analysis cannot evaluate", PaperValue: "1", Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 1},
 		},
 		Runs: func(experiment.Scale) []experiment.RunSpec {
 			return experiment.Sweep{Base: "tiny.yaml", Axes: []experiment.Axis{sizes}, CC: []string{"dcqcn", "none"}}.Expand()
@@ -65,12 +66,8 @@ func tinyPaper(files fstest.MapFS) *experiment.Paper {
 				Series: []report.Series{{Label: "dcqcn", X: []float64{20, 40}, Y: []float64{fct["size=20000 cc=dcqcn"], fct["size=40000 cc=dcqcn"]}}}})
 			a, b := fct["size=20000 cc=dcqcn"], fct["size=40000 cc=dcqcn"]
 			if a > 0 && b > 0 {
-				h := "no"
-				if b > a {
-					h = "yes"
-				}
-				sec.Claims = append(sec.Claims, report.Claim{ID: "bigger-slower", CCSimValue: fmt.Sprintf("%.1f < %.1f", a, b), Holds: h},
-					report.Claim{ID: "fct", CCSimValue: fmt.Sprintf("%.1f", a), Holds: "yes"})
+				ctx.Measure("bigger-slower", experiment.Measure{Values: []experiment.Sample{{a}, {b}}, Text: fmt.Sprintf("%.1f < %.1f", a, b)})
+				ctx.Measure("fct", experiment.Measure{Mag: []experiment.Sample{{a}}, Text: fmt.Sprintf("%.1f", a)})
 			}
 			return sec, nil
 		},
@@ -133,20 +130,21 @@ func TestReproduceResumesAndReports(t *testing.T) {
 		t.Fatalf("first reproduction: %+v", sum)
 	}
 	rows := exptest.ReadCSV(t, filepath.Join(out, "tiny", "claims.csv"))
-	if got := strings.Join(rows[0], ","); got != "paper,experiment,claim,description,paper_value,ccsim_value,unit,holds" {
+	if got := strings.Join(rows[0], ","); got != "paper,experiment,reading,claim,description,paper_value,ccsim_value,unit,kind,statement,magnitude,holds" {
 		t.Errorf("claims.csv header %q", got)
 	}
 	if len(rows) != 4 {
 		t.Fatalf("claims.csv has %d rows, want header + 3", len(rows))
 	}
-	if rows[1][2] != "bigger-slower" || rows[1][7] != "yes" || rows[1][0] != "tiny" || rows[1][1] != "ex" {
+	// claim 3, ccsim_value 6, kind 8, statement 9, magnitude 10, holds 11
+	if rows[1][3] != "bigger-slower" || rows[1][8] != "direction" || rows[1][9] != "yes" || rows[1][10] != "n/a" || rows[1][11] != "yes" || rows[1][0] != "tiny" || rows[1][1] != "ex" {
 		t.Errorf("claim row %v", rows[1])
 	}
-	if rows[2][2] != "fct" || rows[2][7] != "n/a" {
-		t.Errorf("a bare number must be n/a: %v", rows[2])
+	if rows[2][3] != "fct" || rows[2][8] != "number" || rows[2][11] != "n/a" || rows[2][6] == "" {
+		t.Errorf("a bare number must be n/a with ccsim's value: %v", rows[2])
 	}
-	if rows[3][2] != "never" || rows[3][7] != "n/a" || rows[3][5] != "" {
-		t.Errorf("an unevaluated claim must be n/a without a value: %v", rows[3])
+	if rows[3][3] != "never" || rows[3][11] != "n/a" || rows[3][6] != "" {
+		t.Errorf("an unmeasured claim must be n/a without a value: %v", rows[3])
 	}
 	html, err := os.ReadFile(filepath.Join(out, "tiny", "report.html"))
 	if err != nil {
@@ -327,5 +325,101 @@ workload:
 	}
 	if hash(st2, experiment.RunSpec{Key: "p", Base: "p.yaml", CC: "dcqcn"}) == ph {
 		t.Error("changing an input file's contents kept the hash")
+	}
+}
+
+// readingsPaper has one experiment with two readings of its MTU (one
+// contradicting the paper's printed payload), two seeds per run and a
+// direction claim measured over the seeds.
+func readingsPaper() *experiment.Paper {
+	files := fstest.MapFS{"tiny.yaml": {Data: []byte(tinyScenario)}}
+	mtu := func(b int) func(experiment.Scale) map[string]any {
+		return func(experiment.Scale) map[string]any {
+			return map[string]any{"host": map[string]any{"payload_bytes": b}}
+		}
+	}
+	e := &experiment.Experiment{
+		ID: "ex", Title: "readings", Setup: "paper scale text",
+		SetupAt: func(sc experiment.Scale) string { return "setup at " + string(sc) },
+		Claims: []experiment.Claim{
+			{ID: "cc-faster", Description: "dcqcn's mean FCT is below none's", PaperValue: "yes", Kind: experiment.Direction, Rel: experiment.Less},
+			{ID: "fct-size", Description: "dcqcn's mean FCT is 30 µs", PaperValue: "30", Unit: "µs", Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 30},
+		},
+		Readings: []experiment.Reading{
+			{ID: "mtu1000", Title: "1000-B payload", Why: "the paper prints 1000 B", Primary: true, Patch: mtu(1000)},
+			{ID: "mtu500", Title: "500-B payload", Why: "a sensitivity reading", Patch: mtu(500)},
+		},
+		Checks: []experiment.Check{{ID: "payload", Description: "payload per packet", Unit: "B", Paper: 1000,
+			Derive: func(s *scenario.Scenario) (float64, error) { return float64(s.Host.PayloadBytes), nil }}},
+		Runs: func(experiment.Scale) []experiment.RunSpec {
+			return experiment.Sweep{Base: "tiny.yaml", CC: []string{"dcqcn", "none"}, Seeds: []uint64{1, 2}}.Expand()
+		},
+		Analyze: func(ctx *experiment.Context) (*report.Section, error) {
+			fct := func(r *experiment.RunRef) (float64, error) {
+				s, err := r.Summary()
+				if err != nil {
+					return 0, err
+				}
+				return s.Summary.All.FCTUs.Mean, nil
+			}
+			a, err := ctx.Sample("cc=dcqcn", fct)
+			if err != nil {
+				return nil, err
+			}
+			b, err := ctx.Sample("cc=none", fct)
+			if err != nil {
+				return nil, err
+			}
+			ctx.Measure("cc-faster", experiment.Measure{Values: []experiment.Sample{a, b}, Labels: []string{"dcqcn", "none"}})
+			ctx.Measure("fct-size", experiment.Measure{Mag: []experiment.Sample{a}})
+			return &report.Section{Notes: []string{"reading " + ctx.Reading.ID}, Tables: []report.Table{{ID: "t", Title: "t", Columns: []string{"x"}}}}, nil
+		},
+	}
+	return &experiment.Paper{ID: "readings", Number: "998", Title: "Readings", Files: files, Experiments: []*experiment.Experiment{e}}
+}
+
+// Every reading runs and is analysed; claims.csv has a row per claim and
+// reading; the reading whose setup contradicts the printed payload is
+// marked inconsistent; seeds are measured as samples; the report shows
+// the setup at the run's scale.
+func TestReadingsChecksSeeds(t *testing.T) {
+	out := t.TempDir()
+	p := readingsPaper()
+	if _, err := experiment.Reproduce(p, experiment.Options{Scale: experiment.ScaleQuick, Out: out, ReportOnly: true}); err == nil ||
+		!strings.Contains(err.Error(), "no finished run") {
+		t.Errorf("report-only without results: error %v, want 'no finished run'", err)
+	}
+	sum := reproduce(t, p, out, false)
+	if sum.Runs != 8 || len(sum.Failed) != 0 {
+		t.Fatalf("runs %d (want 2 readings × 2 algorithms × 2 seeds = 8), failed %v", sum.Runs, sum.Failed)
+	}
+	rows := exptest.ReadCSV(t, filepath.Join(out, "readings", "claims.csv"))
+	var got []string
+	for _, r := range rows[1:] {
+		got = append(got, r[2]+"/"+r[3]+"/"+r[8])
+	}
+	want := []string{"mtu1000/cc-faster/direction", "mtu500/cc-faster/direction", "mtu1000/fct-size/magnitude", "mtu500/fct-size/magnitude"}
+	if !slices.Equal(got, want) {
+		t.Errorf("claim rows %q, want %q", got, want)
+	}
+	for _, r := range rows[1:] {
+		if r[11] == "" || r[6] == "" {
+			t.Errorf("row without a verdict or value: %v", r)
+		}
+	}
+	html, err := os.ReadFile(filepath.Join(out, "readings", "report.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"Claims by reading", "mtu500", "inconsistent", "setup at quick", "[reading mtu500] reading mtu500", "reading=mtu500 cc=dcqcn seed=2"} {
+		if !strings.Contains(string(html), w) {
+			t.Errorf("report.html lacks %q", w)
+		}
+	}
+	if strings.Contains(string(html), "paper scale text") {
+		t.Errorf("the report shows the paper-scale setup at quick scale")
+	}
+	if _, err := os.Stat(filepath.Join(out, "readings", "tables", "ex_t_mtu500.csv")); err != nil {
+		t.Errorf("the other reading's table: %v", err)
 	}
 }

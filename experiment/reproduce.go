@@ -4,12 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
 	"github.com/ccsim/ccsim/version"
 )
 
@@ -31,16 +35,28 @@ type Options struct {
 
 // Summary is what a reproduction did.
 type Summary struct {
-	Dir                  string // Out/PAPER
-	Runs, Skipped, Ran   int
-	Failed               []error
-	Claims               []report.Claim
+	Dir                string // Out/PAPER
+	Runs, Skipped, Ran int
+	Failed             []error
+	Claims             []report.Claim
+	// Measured are the typed claims with what the analyses measured for
+	// them (for the flip check, Flip).
+	Measured             []Measured
 	Report, ClaimsCSV    string
 	AnalysisErrors       []error
 	NotRun               []string // experiments without complete results
 	Wall                 time.Duration
 	ExperimentsAnalysed  int
 	ExperimentsRequested int
+}
+
+// Measured is a typed claim under one reading with the measure its
+// analysis gave.
+type Measured struct {
+	Experiment, Reading string
+	Claim               *Claim
+	Tol                 Tolerance
+	Measure             Measure
 }
 
 // Reproduce runs a paper's experiments (those not finished yet), analyses
@@ -68,6 +84,10 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	st.cleanTemps(time.Hour)
 	sum := &Summary{Dir: st.Dir, ExperimentsRequested: len(selected)}
 	all, todo := resolveRuns(st, p, selected, opt, sum)
+	if opt.ReportOnly && sum.Runs > 0 && sum.Skipped == 0 {
+		return nil, fmt.Errorf("--report-only: %s has no finished run of the %d to analyse at scale %s; run ccsim reproduce %s --scale %s first",
+			st.Dir, sum.Runs, opt.Scale, p.ID, opt.Scale)
+	}
 	if len(todo) > 0 {
 		prog := NewProgress(opt.Progress, opt.Terminal, fmt.Sprintf("reproduce %s (%s)", p.ID, opt.Scale), len(todo))
 		recordFailures(all, todo, runAll(st, todo, opt.Workers, prog), sum)
@@ -87,10 +107,12 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	return sum, nil
 }
 
-// expRuns are an experiment's runs.
+// expRuns are an experiment's runs (every reading's) and its readings as
+// the report shows them (with their consistency checks).
 type expRuns struct {
-	e    *Experiment
-	refs []*RunRef
+	e        *Experiment
+	refs     []*RunRef
+	readings []report.Reading
 }
 
 // resolveRuns resolves every experiment's runs (cheap): those of the
@@ -105,11 +127,15 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 	}
 	queued := map[string]bool{}
 	for _, e := range p.Experiments {
-		er := expRuns{e: e}
+		er := expRuns{e: e, readings: checkReadings(st, e)}
+		var specs []RunSpec
 		if e.Runs != nil {
-			for _, spec := range e.Runs(opt.Scale) {
-				ref := &RunRef{Spec: spec}
-				r, err := st.Resolve(spec)
+			specs = e.Runs(opt.Scale)
+		}
+		for _, rd := range e.readings() {
+			for _, spec := range specs {
+				ref := &RunRef{Spec: readingSpec(spec, rd, opt.Scale), Reading: rd.ID, Primary: rd.Primary}
+				r, err := st.Resolve(ref.Spec)
 				if err != nil {
 					ref.Err = err
 					if isSel[e] {
@@ -134,6 +160,48 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 		all = append(all, er)
 	}
 	return all, todo
+}
+
+// checkReadings evaluates e's consistency checks under each of its
+// readings, on the resolved scenario of e's first run at the paper's
+// scale (the checks compare the paper's own setup, whatever the scale of
+// this reproduction); nil when e declares neither readings nor checks.
+func checkReadings(st *Store, e *Experiment) []report.Reading {
+	if len(e.Readings) == 0 && len(e.Checks) == 0 {
+		return nil
+	}
+	var specs []RunSpec
+	if e.Runs != nil {
+		specs = e.Runs(ScalePaper)
+	}
+	var out []report.Reading
+	for _, rd := range e.readings() {
+		r := report.Reading{ID: rd.ID, Title: rd.Title, Why: rd.Why, Primary: rd.Primary}
+		if r.ID == "" {
+			r.ID, r.Title = "default", "the experiment's setup"
+		}
+		var s *scenario.Scenario
+		var resolveErr error
+		if len(specs) > 0 {
+			var res *Resolved
+			if res, resolveErr = st.Resolve(readingSpec(specs[0], rd, ScalePaper)); resolveErr == nil {
+				s = res.Scenario
+			}
+		}
+		for i := range e.Checks {
+			c := &e.Checks[i]
+			var row report.CheckRow
+			if resolveErr != nil {
+				row = report.CheckRow{ID: c.ID, Description: c.Description, Paper: fnum(c.Paper), Derived: "—", Unit: c.Unit, Note: resolveErr.Error()}
+			} else {
+				row = c.evaluate(s)
+			}
+			r.Checks = append(r.Checks, row)
+			r.Inconsistent = r.Inconsistent || !row.OK
+		}
+		out = append(out, r)
+	}
+	return out
 }
 
 // recordFailures counts the runs of todo that ran (errs: their errors, in
@@ -163,7 +231,8 @@ func writeReport(st *Store, p *Paper, all []expRuns, scale Scale, sum *Summary) 
 	pr := &report.PaperReport{ID: p.ID, Number: p.Number, Title: p.Title, Citation: p.Citation, Summary: p.Summary,
 		Scale: string(scale), Version: version.Version, Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	for _, er := range all {
-		sec := analyse(p, er.e, er.refs, scale, st.Dir)
+		sec, measured := analyseReadings(p, er, scale, st.Dir)
+		sum.Measured = append(sum.Measured, measured...)
 		if sec.Error != "" {
 			if notRun(er.refs) {
 				sum.NotRun = append(sum.NotRun, er.e.ID)
@@ -197,26 +266,98 @@ func notRun(refs []*RunRef) bool {
 	return false
 }
 
-// analyse runs an experiment's analysis and completes its claims: every
-// declared claim gets a row (n/a with the reason when the analysis could
-// not evaluate it).
-func analyse(p *Paper, e *Experiment, refs []*RunRef, scale Scale, dir string) (sec *report.Section) {
-	ctx := &Context{Paper: p, Exp: e, Scale: scale, Dir: dir, runs: refs, byKey: map[string]*RunRef{}}
+// analyseReadings analyses an experiment under each of its readings and
+// merges the results into one section: the primary reading's tables,
+// figures and notes as they are, the other readings' marked with their
+// id, and every reading's claim rows.
+func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (*report.Section, []Measured) {
+	e := er.e
+	var inputs []report.Input
+	for _, r := range er.refs {
+		inputs = append(inputs, r.Input())
+	}
+	out := &report.Section{ID: e.ID, Title: e.Title, Setup: e.setup(scale), Readings: er.readings, Inputs: inputs}
+	var errs []string
+	var measured []Measured
+	for _, rd := range e.readings() {
+		var refs []*RunRef
+		for _, r := range er.refs {
+			if r.Reading == rd.ID {
+				refs = append(refs, r)
+			}
+		}
+		sec, ms := analyse(p, e, rd, refs, scale, dir)
+		for i := range e.Claims {
+			if m, ok := ms[e.Claims[i].ID]; ok && e.Claims[i].Kind != Legacy {
+				measured = append(measured, Measured{Experiment: e.ID, Reading: rd.ID, Claim: &e.Claims[i], Tol: p.tolerance(), Measure: m})
+			}
+		}
+		for _, c := range sec.Claims {
+			c.Reading, c.Primary = rd.ID, rd.Primary
+			out.Claims = append(out.Claims, c)
+		}
+		if sec.Error != "" {
+			errs = append(errs, readingPrefix(rd, ": ")+sec.Error)
+		}
+		if rd.Primary {
+			out.Tables = append(out.Tables, sec.Tables...)
+			out.Figures = append(out.Figures, sec.Figures...)
+			out.Notes = append(out.Notes, sec.Notes...)
+			continue
+		}
+		for _, t := range sec.Tables {
+			t.ID, t.Title = t.ID+"_"+rd.ID, "[reading "+rd.ID+"] "+t.Title
+			out.Tables = append(out.Tables, t)
+		}
+		for _, f := range sec.Figures {
+			f.ID, f.Title = f.ID+"_"+rd.ID, "[reading "+rd.ID+"] "+f.Title
+			out.Figures = append(out.Figures, f)
+		}
+		for _, n := range sec.Notes {
+			out.Notes = append(out.Notes, "[reading "+rd.ID+"] "+n)
+		}
+	}
+	out.Error = strings.Join(errs, "\n")
+	// claim by claim, each under every reading (the primary first)
+	order := map[string]int{}
+	for i, c := range e.Claims {
+		order[c.ID] = i
+	}
+	rank := func(id string) int {
+		if i, ok := order[id]; ok {
+			return i
+		}
+		return len(order)
+	}
+	slices.SortStableFunc(out.Claims, func(a, b report.Claim) int { return rank(a.ID) - rank(b.ID) })
+	return out, measured
+}
+
+// readingPrefix names a non-primary reading before text ("" otherwise).
+func readingPrefix(rd Reading, sep string) string {
+	if rd.Primary || rd.ID == "" {
+		return ""
+	}
+	return "reading " + rd.ID + sep
+}
+
+// analyse runs an experiment's analysis under reading rd and completes
+// its claims: every declared claim gets a row (n/a with the reason when
+// the analysis could not measure it).
+func analyse(p *Paper, e *Experiment, rd Reading, refs []*RunRef, scale Scale, dir string) (sec *report.Section, measures map[string]Measure) {
+	ctx := &Context{Paper: p, Exp: e, Scale: scale, Dir: dir, Reading: rd, runs: refs, byKey: map[string]*RunRef{}}
 	for _, r := range refs {
 		ctx.byKey[r.Spec.Key] = r
 	}
-	var inputs []report.Input
-	for _, r := range refs {
-		inputs = append(inputs, r.Input())
-	}
 	fail := func(msg string) *report.Section {
-		return &report.Section{ID: e.ID, Title: e.Title, Setup: e.Setup, Error: msg, Inputs: inputs}
+		return &report.Section{Error: msg}
 	}
 	defer func() {
 		if x := recover(); x != nil {
-			sec = fail(fmt.Sprintf("analysis failed: internal error: %v\n%s", x, debug.Stack()))
+			sec, ctx.measures = fail(fmt.Sprintf("analysis failed: internal error: %v\n%s", x, debug.Stack())), nil
 		}
-		sec.Claims = completeClaims(p, e, sec.Claims, sec.Error)
+		sec.Claims = completeClaims(p, e, ctx.measures, sec.Claims, sec.Error)
+		measures = ctx.measures
 	}()
 	if notRun(refs) {
 		n := 0
@@ -225,38 +366,38 @@ func analyse(p *Paper, e *Experiment, refs []*RunRef, scale Scale, dir string) (
 				n++
 			}
 		}
-		return fail(fmt.Sprintf("not run: %d of %d runs have no results at this scale (ccsim reproduce %s %s --scale %s)", n, len(refs), p.ID, e.ID, scale))
+		return fail(fmt.Sprintf("not run: %d of %d runs have no results at this scale (ccsim reproduce %s %s --scale %s)", n, len(refs), p.ID, e.ID, scale)), nil
 	}
 	s, err := e.Analyze(ctx)
 	if err != nil {
-		return fail("analysis failed: " + err.Error())
+		return fail("analysis failed: " + err.Error()), nil
 	}
-	s.ID, s.Title, s.Setup, s.Inputs = e.ID, e.Title, e.Setup, inputs
-	return s
+	return s, nil
 }
 
-// completeClaims orders the claim rows as declared, fills in the paper's
-// side and adds an n/a row for every claim without a verdict.
-func completeClaims(p *Paper, e *Experiment, got []report.Claim, why string) []report.Claim {
+// completeClaims builds the claim rows of one reading in the order the
+// experiment declares them: a typed claim is decided from its measure
+// (Evaluate), a legacy one keeps its analysis's verdict (got); a claim
+// without a measure gets an n/a row saying why.
+func completeClaims(p *Paper, e *Experiment, measures map[string]Measure, got []report.Claim, why string) []report.Claim {
 	byID := map[string]report.Claim{}
 	for _, c := range got {
 		byID[c.ID] = c
 	}
 	var out []report.Claim
-	for _, d := range e.Claims {
-		c, ok := byID[d.ID]
-		if !ok {
-			c = report.Claim{ID: d.ID, CCSimValue: "", Holds: "n/a", Note: "not evaluated: " + firstLine(why)}
+	declared := map[string]bool{}
+	for i := range e.Claims {
+		d := &e.Claims[i]
+		var c report.Claim
+		if d.Kind == Legacy {
+			c = legacyRow(d, byID, why)
+		} else {
+			c = typedRow(p, d, measures, why)
 		}
-		c.Paper, c.Experiment, c.Description, c.PaperValue, c.Unit = p.ID, e.ID, d.Description, d.PaperValue, d.Unit
-		if c.Holds == "" {
-			c.Holds = "n/a"
-		}
-		if !d.Verdict && c.Holds != "n/a" {
-			c.Holds = "n/a" // a bare number has no direction to hold
-		}
+		c.Paper, c.Experiment, c.ID, c.Description, c.PaperValue, c.Unit = p.ID, e.ID, d.ID, d.Description, d.PaperValue, d.Unit
 		out = append(out, c)
 		delete(byID, d.ID)
+		declared[d.ID] = true
 	}
 	for _, c := range got { // verdicts of undeclared claims: a programming error, keep visible
 		if _, ok := byID[c.ID]; ok {
@@ -265,7 +406,50 @@ func completeClaims(p *Paper, e *Experiment, got []report.Claim, why string) []r
 			out = append(out, c)
 		}
 	}
+	for _, id := range slices.Sorted(maps.Keys(measures)) {
+		if declared[id] {
+			continue
+		}
+		out = append(out, report.Claim{Paper: p.ID, Experiment: e.ID, ID: id, Holds: string(NA), Note: "undeclared claim measured"})
+	}
 	return out
+}
+
+// typedRow decides declared claim d from its measure.
+func typedRow(p *Paper, d *Claim, measures map[string]Measure, why string) report.Claim {
+	c := report.Claim{Kind: d.Kind.String(), Statement: string(NA), Magnitude: string(NA), Holds: string(NA)}
+	m, ok := measures[d.ID]
+	if !ok {
+		c.Note = "not measured: " + firstLine(why)
+		return c
+	}
+	v, err := Evaluate(d, p.tolerance(), m)
+	if err != nil {
+		c.CCSimValue, c.Note = m.Text, "not evaluated: "+err.Error()
+		return c
+	}
+	c.CCSimValue, c.Statement, c.Magnitude, c.Holds = v.Value, string(v.Statement), string(v.Magnitude), string(v.Holds)
+	c.Note = m.Note
+	if v.Why != "" && v.Holds == No || v.Holds == Inconclusive {
+		c.Note = strings.TrimPrefix(c.Note+"; "+v.Why, "; ")
+	}
+	return c
+}
+
+// legacyRow is the row of a claim decided by its paper's analysis.
+func legacyRow(d *Claim, byID map[string]report.Claim, why string) report.Claim {
+	c, ok := byID[d.ID]
+	if !ok {
+		c = report.Claim{Holds: "n/a", Note: "not evaluated: " + firstLine(why)}
+	}
+	if c.Holds == "" {
+		c.Holds = "n/a"
+	}
+	if !d.Verdict && c.Holds != "n/a" {
+		c.Holds = "n/a" // a bare number has no direction to hold
+	}
+	c.Kind, c.Statement, c.Magnitude = Legacy.String(), c.Holds, string(NA)
+	return c
 }
 
 func firstLine(s string) string {

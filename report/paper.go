@@ -9,6 +9,7 @@ package report
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"html/template"
 	"math"
@@ -32,10 +33,35 @@ type Section struct {
 	Setup     string // plain text; blank lines separate paragraphs
 	Tables    []Table
 	Figures   []Figure
-	Claims    []Claim
-	Inputs    []Input
-	Notes     []string // findings and caveats, plain text
-	Error     string   // the analysis failed or could not run: why
+	// Claims holds one row per claim and reading (the primary reading's
+	// first).
+	Claims []Claim
+	// Readings are the experiment's readings of a setup the paper leaves
+	// open (none: a single implicit one), with their consistency checks.
+	Readings []Reading
+	Inputs   []Input
+	Notes    []string // findings and caveats, plain text
+	Error    string   // the analysis failed or could not run: why
+}
+
+// Reading is one reading of an experiment's setup in a report.
+type Reading struct {
+	ID, Title, Why string
+	Primary        bool
+	// Inconsistent: a constant derived from this reading's setup
+	// contradicts the one the paper prints (Checks).
+	Inconsistent bool
+	Checks       []CheckRow
+}
+
+// CheckRow is one consistency check of a reading: a constant the paper
+// prints beside the one its setup gives under this reading.
+type CheckRow struct {
+	ID, Description string
+	Paper, Derived  string
+	Unit            string
+	OK              bool
+	Note            string
 }
 
 // Table is a table of a report (also written as CSV).
@@ -70,12 +96,18 @@ type Series struct {
 }
 
 // Claim is one row of claims.csv: a published number or statement beside
-// what ccsim measures.
+// what ccsim measures under one reading of the setup.
 type Claim struct {
-	Paper, Experiment, ID, Description string
-	PaperValue, CCSimValue, Unit       string
-	Holds                              string // yes | no | n/a
-	Note                               string // how it was measured, why it fails
+	Paper, Experiment, Reading, ID, Description string
+	PaperValue, CCSimValue, Unit                string
+	// Kind is the claim's kind (direction, order, exact, range, count,
+	// magnitude, number); Statement and Magnitude the outcomes of its
+	// two parts (yes, no, inconclusive, n/a), Holds the claim's.
+	Kind, Statement, Magnitude string
+	Holds                      string // yes | no | inconclusive | n/a
+	Note                       string // how it was measured, why it fails
+	// Primary: the row of the experiment's primary reading.
+	Primary bool
 }
 
 // Verdict is a claim's result with a direction: ccsim's value, "yes" or
@@ -110,7 +142,7 @@ type PaperReport struct {
 }
 
 // ClaimsHeader is the header of claims.csv.
-var ClaimsHeader = []string{"paper", "experiment", "claim", "description", "paper_value", "ccsim_value", "unit", "holds"}
+var ClaimsHeader = []string{"paper", "experiment", "reading", "claim", "description", "paper_value", "ccsim_value", "unit", "kind", "statement", "magnitude", "holds"}
 
 // WritePaper writes dir/claims.csv, dir/tables/*.csv, dir/plots/*.{png,svg}
 // and dir/report.html.
@@ -125,7 +157,7 @@ func WritePaper(dir string, pr *PaperReport) error {
 	cw.Write(ClaimsHeader)
 	for _, s := range pr.Sections {
 		for _, c := range s.Claims {
-			cw.Write([]string{c.Paper, c.Experiment, c.ID, c.Description, c.PaperValue, c.CCSimValue, c.Unit, c.Holds})
+			cw.Write([]string{c.Paper, c.Experiment, c.Reading, c.ID, c.Description, c.PaperValue, c.CCSimValue, c.Unit, c.Kind, c.Statement, c.Magnitude, c.Holds})
 		}
 	}
 	cw.Flush()
@@ -135,6 +167,7 @@ func WritePaper(dir string, pr *PaperReport) error {
 	view := htmlReport{PaperReport: pr}
 	for _, s := range pr.Sections {
 		hs := htmlSection{Section: s}
+		hs.Top, hs.ByReading = claimViews(s)
 		for _, t := range s.Tables {
 			var b bytes.Buffer
 			w := csv.NewWriter(&b)
@@ -149,6 +182,11 @@ func WritePaper(dir string, pr *PaperReport) error {
 		for _, f := range s.Figures {
 			name := fileSafe(s.ID + "_" + f.ID)
 			svg, err := renderFigure(f, filepath.Join(dir, "plots", name))
+			if errors.Is(err, errNoData) {
+				// nothing measured at this scale: no empty plot
+				hs.Omitted = append(hs.Omitted, f.Title)
+				continue
+			}
 			if err != nil {
 				// one bad figure must not cost the report: say so in place
 				hs.SVGs = append(hs.SVGs, htmlFigure{Title: fmt.Sprintf("%s: not drawn (%v)", f.Title, err), File: "plots/" + name})
@@ -174,6 +212,70 @@ type htmlSection struct {
 	Section
 	TableFiles []string
 	SVGs       []htmlFigure
+	Omitted    []string // figures without data
+	// Top are the rows of the report's claims table (the primary reading,
+	// with the other readings' outcomes); ByReading is the section's
+	// claims side by side, one column per reading (nil with one reading).
+	Top       []topClaim
+	ByReading *claimMatrix
+}
+
+// topClaim is a claim of the primary reading with the others' outcomes.
+type topClaim struct {
+	Claim
+	Others string // "80flows: no; mixed: yes"
+}
+
+// claimMatrix is an experiment's claims under each of its readings.
+type claimMatrix struct {
+	Readings []Reading
+	Rows     []claimRow
+}
+
+type claimRow struct {
+	ID, Description, PaperValue, Unit string
+	Cells                             []Claim // one per reading (zero: none)
+}
+
+// claimViews arranges a section's claim rows for the page.
+func claimViews(s Section) ([]topClaim, *claimMatrix) {
+	var top []topClaim
+	primary := map[string]int{}
+	for _, c := range s.Claims {
+		if c.Primary || len(s.Readings) <= 1 {
+			primary[c.ID] = len(top)
+			top = append(top, topClaim{Claim: c})
+		}
+	}
+	for _, c := range s.Claims {
+		if i, ok := primary[c.ID]; ok && !(c.Primary || len(s.Readings) <= 1) {
+			if top[i].Others != "" {
+				top[i].Others += "; "
+			}
+			top[i].Others += c.Reading + ": " + c.Holds
+		}
+	}
+	if len(s.Readings) <= 1 {
+		return top, nil
+	}
+	m := &claimMatrix{Readings: s.Readings}
+	col := map[string]int{}
+	for i, r := range s.Readings {
+		col[r.ID] = i
+	}
+	row := map[string]int{}
+	for _, c := range s.Claims {
+		i, ok := row[c.ID]
+		if !ok {
+			i = len(m.Rows)
+			row[c.ID] = i
+			m.Rows = append(m.Rows, claimRow{ID: c.ID, Description: c.Description, PaperValue: c.PaperValue, Unit: c.Unit, Cells: make([]Claim, len(s.Readings))})
+		}
+		if j, ok := col[c.Reading]; ok {
+			m.Rows[i].Cells[j] = c
+		}
+	}
+	return top, m
 }
 
 type htmlFigure struct {
@@ -221,6 +323,9 @@ const (
 
 // renderFigure writes base.png and base.svg and returns the SVG markup
 // for inlining (without its XML declaration).
+// errNoData: a figure has no point to draw; it is omitted.
+var errNoData = errors.New("no data")
+
 func renderFigure(f Figure, base string) (svgText string, err error) {
 	defer func() {
 		if x := recover(); x != nil { // gonum/plot panics on degenerate axes
@@ -272,8 +377,7 @@ func renderFigure(f Figure, base string) (svgText string, err error) {
 		}
 	}
 	if !have {
-		p.Title.Text += " (no data)"
-		f.LogX, f.LogY = false, false
+		return "", errNoData
 	}
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
@@ -365,6 +469,8 @@ var pageTmpl = template.Must(template.New("page").Funcs(template.FuncMap{
 			return "yes"
 		case "no":
 			return "no"
+		case "inconclusive":
+			return "inc"
 		}
 		return "na"
 	},
@@ -379,7 +485,7 @@ h1 { font-size: 1.6rem; } h2 { border-bottom: 1px solid #ccc; padding-bottom: .2
 table { border-collapse: collapse; margin: .8rem 0; font-size: .9rem; }
 th, td { border: 1px solid #bbb; padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f0f0f0; }
-td.yes { background: #dff3df; } td.no { background: #f8dcdc; } td.na { background: #eee; }
+td.yes { background: #dff3df; } td.no { background: #f8dcdc; } td.na { background: #eee; } td.inc { background: #fbf0c8; }
 figure { margin: 1rem 0; } figcaption { font-size: .85rem; color: #555; }
 figure svg { max-width: 100%; height: auto; border: 1px solid #eee; }
 .meta { color: #555; font-size: .9rem; } .err { color: #a00; font-weight: bold; }
@@ -394,14 +500,23 @@ ccsim {{.Version}}, scale <b>{{.Scale}}</b>, generated {{.Generated}}</p>
 {{range paras .Summary}}<p>{{.}}</p>{{end}}
 <h2>Claims</h2>
 <table class="claims">
-<tr><th>experiment</th><th>claim</th><th>description</th><th>paper</th><th>ccsim</th><th>unit</th><th>holds</th></tr>
-{{range .Sections}}{{range .Claims}}<tr><td>{{.Experiment}}</td><td>{{.ID}}</td><td>{{.Description}}{{if .Note}}<br><small>{{.Note}}</small>{{end}}</td><td>{{.PaperValue}}</td><td>{{.CCSimValue}}</td><td>{{.Unit}}</td><td class="{{holdsClass .Holds}}">{{.Holds}}</td></tr>
+<p class="meta">Primary readings. <i>statement</i>: the claim's direction, order, value or count; <i>magnitude</i>: the paper's number against ccsim's within the paper's tolerance; a claim holds when both do. Inconclusive: the seeds disagree.</p>
+<tr><th>experiment</th><th>claim</th><th>description</th><th>paper</th><th>ccsim</th><th>unit</th><th>kind</th><th>statement</th><th>magnitude</th><th>holds</th><th>other readings</th></tr>
+{{range .Sections}}{{range .Top}}<tr><td>{{.Experiment}}</td><td>{{.ID}}</td><td>{{.Description}}{{if .Note}}<br><small>{{.Note}}</small>{{end}}</td><td>{{.PaperValue}}</td><td>{{.CCSimValue}}</td><td>{{.Unit}}</td><td>{{.Kind}}</td><td class="{{holdsClass .Statement}}">{{.Statement}}</td><td class="{{holdsClass .Magnitude}}">{{.Magnitude}}</td><td class="{{holdsClass .Holds}}">{{.Holds}}</td><td>{{.Others}}</td></tr>
 {{end}}{{end}}</table>
 {{range .Sections}}{{$s := .}}
 <h2 id="{{.ID}}">{{.ID}}: {{.Title}}</h2>
 {{if .Error}}<p class="err">{{.Error}}</p>{{end}}
 <h3>Setup</h3>
 {{range paras .Setup}}<p>{{.}}</p>{{end}}
+{{if .Readings}}<h3>Readings</h3>
+<table><tr><th>reading</th><th>why</th><th>consistency with the paper's printed constants</th></tr>
+{{range .Readings}}<tr><td><b>{{.ID}}</b>{{if .Primary}} (primary){{end}}<br>{{.Title}}</td><td>{{.Why}}</td><td class="{{if .Inconsistent}}no{{else}}yes{{end}}">{{if .Inconsistent}}inconsistent{{else}}consistent{{end}}{{range .Checks}}<br>{{.Description}}: paper {{.Paper}}, setup {{.Derived}} {{.Unit}}{{if not .OK}} ✗{{end}}{{if .Note}} ({{.Note}}){{end}}{{end}}</td></tr>
+{{end}}</table>{{end}}
+{{with .ByReading}}<h3>Claims by reading</h3>
+<table><tr><th>claim</th><th>paper</th>{{range .Readings}}<th>{{.ID}}{{if .Primary}} (primary){{end}}{{if .Inconsistent}} — inconsistent{{end}}</th>{{end}}</tr>
+{{range .Rows}}<tr><td>{{.ID}}<br><small>{{.Description}}</small></td><td>{{.PaperValue}} {{.Unit}}</td>{{range .Cells}}<td class="{{holdsClass .Holds}}">{{.CCSimValue}}<br><b>{{.Holds}}</b>{{if .Note}}<br><small>{{.Note}}</small>{{end}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
 {{range $i, $t := .Tables}}
 {{if $t.Collapsed}}<details><summary>{{$t.Title}} ({{len $t.Rows}} rows)</summary>{{else}}<h3>{{$t.Title}}</h3>{{end}}
 <table>
@@ -413,6 +528,7 @@ ccsim {{.Version}}, scale <b>{{.Scale}}</b>, generated {{.Generated}}</p>
 {{range .SVGs}}
 <figure>{{.SVG}}<figcaption>{{.Title}} (<code>{{.File}}.png</code>, <code>{{.File}}.svg</code>)</figcaption></figure>
 {{end}}
+{{if .Omitted}}<p class="meta">Omitted, no data at this scale: {{range $i, $t := .Omitted}}{{if $i}}; {{end}}{{$t}}{{end}}.</p>{{end}}
 {{if .Notes}}<h3>Findings</h3><ul>{{range .Notes}}<li>{{.}}</li>{{end}}</ul>{{end}}
 {{if .Inputs}}<details><summary>Exact inputs ({{len .Inputs}} runs)</summary>
 <table><tr><th>run</th><th>algorithm</th><th>base scenario</th><th>content hash</th><th>results</th></tr>

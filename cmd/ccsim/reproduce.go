@@ -73,16 +73,13 @@ func listPapers(w io.Writer) error {
 				n = len(e.Runs(experiment.ScalePaper))
 			}
 			fmt.Fprintf(w, "  %s  %s (%d runs at paper scale)\n", e.ID, e.Title, n)
+			listReadings(w, e)
 			for _, c := range e.Claims {
 				v := c.PaperValue
 				if c.Unit != "" {
 					v += " " + c.Unit
 				}
-				kind := "number"
-				if c.Verdict {
-					kind = "holds yes/no"
-				}
-				fmt.Fprintf(w, "      %-20s %s [paper: %s; %s]\n", c.ID, c.Description, strings.TrimSpace(v), kind)
+				fmt.Fprintf(w, "      %-20s %s [paper: %s; %s]\n", c.ID, c.Description, strings.TrimSpace(v), claimKind(&c))
 			}
 		}
 	}
@@ -96,17 +93,60 @@ func listPapers(w io.Writer) error {
 	return nil
 }
 
+// listReadings prints an experiment's readings and consistency checks.
+func listReadings(w io.Writer, e *experiment.Experiment) {
+	for _, r := range e.Readings {
+		primary := ""
+		if r.Primary {
+			primary = " (primary)"
+		}
+		fmt.Fprintf(w, "    reading %s%s: %s\n", r.ID, primary, r.Title)
+	}
+	for _, c := range e.Checks {
+		fmt.Fprintf(w, "    check %s: %s = %g %s (the paper's printed constant against each reading's setup)\n", c.ID, c.Description, c.Paper, c.Unit)
+	}
+}
+
+// claimKind describes how a claim is decided.
+func claimKind(c *experiment.Claim) string {
+	switch c.Kind {
+	case experiment.Legacy:
+		if c.Verdict {
+			return "holds yes/no"
+		}
+		return "number"
+	case experiment.Number:
+		return "number, no verdict"
+	}
+	k := c.Kind.String()
+	if c.Mag != experiment.MagNone {
+		if c.Kind == experiment.Magnitude {
+			k = "magnitude " + c.Mag.String()
+		} else {
+			k += " + magnitude " + c.Mag.String()
+		}
+	}
+	return k
+}
+
 func printReproduction(w io.Writer, s *experiment.Summary) error {
 	fmt.Fprintf(w, "%d runs: %d ran, %d already done, %d failed (%.1fs)\n", s.Runs, s.Ran, s.Skipped, len(s.Failed), s.Wall.Seconds())
 	counts := map[string]int{}
-	for _, c := range s.Claims {
-		counts[c.Holds]++
-	}
+	others := 0
 	fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", "exp", "claim", "paper", "ccsim", "holds")
 	for _, c := range s.Claims {
+		if !c.Primary && c.Reading != "" {
+			others++
+			continue
+		}
+		counts[c.Holds]++
 		fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", c.Experiment, c.ID, clip(c.PaperValue, 14), clip(c.CCSimValue, 26), c.Holds)
 	}
-	fmt.Fprintf(w, "claims: %d hold, %d do not, %d numbers without a verdict\n", counts["yes"], counts["no"], counts["n/a"])
+	fmt.Fprintf(w, "claims (primary readings): %d hold, %d do not, %d inconclusive, %d without a verdict", counts["yes"], counts["no"], counts["inconclusive"], counts["n/a"])
+	if others > 0 {
+		fmt.Fprintf(w, "; %d more rows under other readings (claims.csv, report)", others)
+	}
+	fmt.Fprintln(w)
 	for _, id := range s.NotRun {
 		fmt.Fprintf(w, "experiment %s has not been run at this scale (its claims are n/a)\n", id)
 	}

@@ -28,6 +28,6 @@ func TestDurationForFlows(t *testing.T) {
 func TestQuickReproduction(t *testing.T) {
 	dir, _ := exptest.QuickReproduce(t, "dcon")
 	exptest.Files(t, dir, "tables/e0_burst.csv", "tables/e2_interval.csv", "tables/e3_websearch-avg.csv", "tables/e4_q_cnm.csv",
-		"plots/e1_dcon-queues.svg", "plots/e0_dcqcn-pause.png", "plots/e3_datamining-p99.svg", "plots/e4_window_rtts.png")
+		"plots/e1_dcon-queues.svg", "plots/e0_dcqcn-queues.png", "plots/e3_datamining-p99.svg", "plots/e4_window_rtts.png")
 	htmlcheck.Check(t, filepath.Join(dir, "report.html"), []string{"e3: Large-scale leaf-spine", "Fig. 7 — average FCT by interval"})
 }

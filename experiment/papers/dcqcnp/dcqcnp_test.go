@@ -60,7 +60,7 @@ func TestQuickReproduction(t *testing.T) {
 	dir, rows := exptest.QuickReproduce(t, "dcqcn-p")
 	holds := map[string]string{}
 	for _, r := range rows[1:] {
-		holds[r[1]+"/"+r[2]] = r[7]
+		holds[r[1]+"/"+r[3]] = r[11]
 	}
 	for _, id := range []string{"e1/first-cut", "e1/fast-recovery", "e1/full-speed", "e1/consecutive-dcqcnp", "e2/fct-size"} {
 		if holds[id] != "yes" {

@@ -1,0 +1,157 @@
+package experiment
+
+// Readings, consistency checks and seeds (docs/reproduce.md, "Readings").
+// Where a paper leaves its setup open, an experiment declares several
+// readings; every reading runs and the report shows their claims side by
+// side. A consistency check compares a constant the paper prints with the
+// one that follows from a reading's setup alone, and marks the readings
+// that contradict the paper. The primary reading is chosen from the
+// paper's text and printed constants, never from which claims then hold.
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
+)
+
+// Reading is one reading of a setup the paper leaves open.
+type Reading struct {
+	ID    string // short id, used in run keys ("80flows")
+	Title string
+	// Why cites the paper's text that allows this reading.
+	Why string
+	// Primary marks the reading consistent with the paper's text and its
+	// printed constants; exactly one reading of an experiment is primary.
+	Primary bool
+	// Patch is merged over every run of the experiment under this reading
+	// (nil: the runs are the experiment's own, e.g. a reading that only
+	// changes the analysis: see Context.Reading).
+	Patch func(Scale) map[string]any
+}
+
+// Check is a constant the paper prints that follows from its setup alone
+// (a topology's maximum RTT, a BDP, bytes = rate × time).
+type Check struct {
+	ID, Description, Unit string
+	// Paper is the printed constant; Tol how far the setup's may be from
+	// it (nil: up to the rounding of a printed integer, ±0.5).
+	Paper float64
+	Tol   *Tolerance
+	// Derive computes the constant from a reading's setup: the resolved
+	// scenario of the experiment's first run at paper scale under that
+	// reading (nil when the experiment has no runs).
+	Derive func(s *scenario.Scenario) (float64, error)
+}
+
+// evaluate derives the check's constant from s and compares it with the
+// paper's.
+func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
+	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: fnum(c.Paper), Unit: c.Unit}
+	v, err := c.Derive(s)
+	if err != nil {
+		row.Derived, row.Note = "—", err.Error()
+		return row
+	}
+	tol := Tolerance{Abs: 0.5}
+	if c.Tol != nil {
+		tol = *c.Tol
+	}
+	row.Derived = fnum(v)
+	row.OK = !math.IsNaN(v) && math.Abs(v-c.Paper) <= tol.Of(c.Paper)
+	if !row.OK {
+		row.Note = fmt.Sprintf("differs by %s (tolerance %s)", fnum(v-c.Paper), tol)
+	}
+	return row
+}
+
+// readings are e's readings, or one implicit primary reading.
+func (e *Experiment) readings() []Reading {
+	if len(e.Readings) == 0 {
+		return []Reading{{Primary: true}}
+	}
+	return e.Readings
+}
+
+// validateReadings checks e's readings: unique ids without spaces, exactly
+// one primary.
+func (e *Experiment) validateReadings() error {
+	if len(e.Readings) == 0 {
+		return nil
+	}
+	primary := 0
+	seen := map[string]bool{}
+	for _, r := range e.Readings {
+		if r.ID == "" || strings.ContainsAny(r.ID, " \t=") || seen[r.ID] {
+			return fmt.Errorf("reading id %q: empty, repeated or not a word", r.ID)
+		}
+		seen[r.ID] = true
+		if r.Primary {
+			primary++
+		}
+	}
+	if primary != 1 {
+		return fmt.Errorf("%d primary readings, want 1", primary)
+	}
+	return nil
+}
+
+// readingSpec is spec under reading r at scale sc: r's patch merged last,
+// and the key prefixed by the reading unless it is the primary one.
+func readingSpec(spec RunSpec, r Reading, sc Scale) RunSpec {
+	if r.Patch != nil {
+		spec.Patch = Merge(spec.Patch, r.Patch(sc))
+	}
+	return spec
+}
+
+// Seeds are the seeds of a random workload's runs (Poisson arrivals,
+// random pairs, ECMP hashing): three at the paper's scale, one at quick
+// scale. Verdicts are decided on the means over them.
+func Seeds(sc Scale) []uint64 {
+	if sc == ScaleQuick {
+		return []uint64{1}
+	}
+	return []uint64{1, 2, 3}
+}
+
+// SeedRuns returns the runs of key over its seeds: the run keyed key, or
+// those keyed "key seed=N" (Sweep.Expand's keys), in declaration order.
+func (c *Context) SeedRuns(key string) ([]*RunRef, error) {
+	if r, ok := c.byKey[key]; ok {
+		if r.Err != nil {
+			return nil, r.Err
+		}
+		return []*RunRef{r}, nil
+	}
+	var out []*RunRef
+	for _, r := range c.runs {
+		if rest, ok := strings.CutPrefix(r.Spec.Key, key+" seed="); ok && !strings.Contains(rest, " ") {
+			if r.Err != nil {
+				return nil, r.Err
+			}
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s/%s: no run with key %q or %q", c.Paper.ID, c.Exp.ID, key, key+" seed=N")
+	}
+	return out, nil
+}
+
+// Sample measures f on every seed of key (SeedRuns): one value per seed.
+func (c *Context) Sample(key string, f func(*RunRef) (float64, error)) (Sample, error) {
+	runs, err := c.SeedRuns(key)
+	if err != nil {
+		return nil, err
+	}
+	out := make(Sample, len(runs))
+	for i, r := range runs {
+		if out[i], err = f(r); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
