@@ -37,7 +37,10 @@ const (
 	Exact
 	// Range: Lo ≤ the mean of Values[0] ≤ Hi.
 	Range
-	// Count: Values = [k, n]; holds when k/n ≥ Need/Of ("14 of 14 bins").
+	// Count: Values = [k, n] or [k, n, u]; holds when k/n ≥ Need/Of
+	// ("14 of 14 bins"). u counts the points that could not be decided
+	// (inconclusive over the seeds, or bounded by censored flows): the
+	// claim is inconclusive when it holds with them and not without.
 	Count
 	// Magnitude: the claim is a stated number only; Mag decides it.
 	Magnitude
@@ -168,8 +171,16 @@ func (s Sample) Span() (lo, hi float64) {
 // kind compares and the quantity its number states.
 type Measure struct {
 	// Values are the compared quantities: Direction 2, Order ≥ 2, Exact 1,
-	// Range 1, Count 2 ([k, n]).
+	// Range 1, Count 2 or 3 ([k, n] or [k, n, u]).
 	Values []Sample
+	// Lower marks the Values that are lower bounds (a statistic over flows
+	// of which some were censored at the run's end: the true value is at
+	// least this); Direction, Order, Range and Exact then give yes or no
+	// only where the bound decides, else inconclusive. nil: all exact.
+	Lower []bool
+	// MagLower marks the Mag points that are lower bounds; a magnitude
+	// then fails only when the bound is already above the tolerance band.
+	MagLower []bool
 	// Labels name the Values in the report ("DCON", "DCQCN").
 	Labels []string
 	// Mag is the quantity the paper's number states, one Sample per point
@@ -197,6 +208,30 @@ func MagOf(v ...float64) Measure {
 		m.Mag[i] = Sample{x}
 	}
 	return m
+}
+
+// CountPairs is the measure of a Count claim over points i where the claim
+// is "a[i] Rel b[i]" (e.g. "PIDNN's p95 slowdown is below TIMELY's in every
+// size bin"): k = the points where it holds, n = all points, u = the points
+// that cannot be decided (the seeds disagree, or a lower bound — aLow[i],
+// bLow[i], from censored flows — leaves it open), by the same rule as a
+// Direction claim. The analysis counts nothing itself.
+func CountPairs(r Rel, a, b []Sample, aLow, bLow []bool) Measure {
+	if len(a) != len(b) {
+		// a programming error of the analysis: Evaluate reports the NaN
+		return M(math.NaN(), math.NaN(), math.NaN())
+	}
+	var k, u float64
+	at := func(xs []bool, i int) bool { return i < len(xs) && xs[i] }
+	for i := range a {
+		switch bounded(direction(r, a[i], b[i]), r, at(aLow, i), at(bLow, i)) {
+		case Yes:
+			k++
+		case Inconclusive:
+			u++
+		}
+	}
+	return M(k, float64(len(a)), u)
 }
 
 // Outcome is a verdict.
@@ -244,7 +279,7 @@ func Evaluate(c *Claim, tol Tolerance, m Measure) (Verdict, error) {
 	}
 	if c.Mag != MagNone && c.Kind != Number {
 		var w string
-		if v.Magnitude, w, err = magnitude(c, tol, m.Mag); err != nil {
+		if v.Magnitude, w, err = magnitude(c, tol, m.Mag, m.MagLower); err != nil {
 			return v, err
 		}
 		why = append(why, w)
@@ -285,6 +320,7 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 	switch {
 	case c.Kind == Order && len(m.Values) < 2:
 		return NA, "", fmt.Errorf("claim %s: an order needs at least 2 values, got %d", c.ID, len(m.Values))
+	case c.Kind == Count && len(m.Values) == 3:
 	case c.Kind != Order && len(m.Values) != need:
 		return NA, "", fmt.Errorf("claim %s: a %v claim needs %d values, got %d", c.ID, c.Kind, need, len(m.Values))
 	}
@@ -293,11 +329,17 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 			return NA, "", fmt.Errorf("claim %s: value %d is missing or NaN", c.ID, i)
 		}
 	}
+	if len(m.Lower) > len(m.Values) {
+		return NA, "", fmt.Errorf("claim %s: %d lower-bound marks for %d values", c.ID, len(m.Lower), len(m.Values))
+	}
+	lower := func(i int) bool { return i < len(m.Lower) && m.Lower[i] }
 	switch c.Kind {
 	case Direction, Order:
 		out := Yes
 		for i := 0; i+1 < len(m.Values); i++ {
-			switch o := direction(c.Rel, m.Values[i], m.Values[i+1]); o {
+			o := direction(c.Rel, m.Values[i], m.Values[i+1])
+			o = bounded(o, c.Rel, lower(i), lower(i+1))
+			switch o {
 			case No:
 				return No, fmt.Sprintf("value %d is not %s value %d", i+1, relWord(c.Rel), i+2), nil
 			case Inconclusive:
@@ -313,26 +355,56 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 		if c.Tol != nil {
 			eps = math.Max(eps, c.Tol.Abs)
 		}
-		if math.Abs(x-c.Paper) <= eps {
+		switch {
+		case math.Abs(x-c.Paper) <= eps && !lower(0):
 			return Yes, "", nil
+		case lower(0) && x <= c.Paper+eps:
+			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x)), nil
 		}
 		return No, fmt.Sprintf("%s ≠ %s", fnum(x), fnum(c.Paper)), nil
 	case Range:
-		if x := m.Values[0].Mean(); x < c.Lo || x > c.Hi {
+		x := m.Values[0].Mean()
+		switch {
+		case x > c.Hi || x < c.Lo && !lower(0):
 			return No, fmt.Sprintf("%s outside [%s, %s]", fnum(x), fnum(c.Lo), fnum(c.Hi)), nil
+		case lower(0) && !math.IsInf(c.Hi, 1):
+			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x)), nil
 		}
 		return Yes, "", nil
 	case Count:
 		k, n := m.Values[0].Mean(), m.Values[1].Mean()
+		u := 0.0
+		if len(m.Values) == 3 {
+			u = m.Values[2].Mean()
+		}
 		if c.Of <= 0 || c.Need < 0 || c.Need > c.Of {
 			return NA, "", fmt.Errorf("claim %s: count %d of %d", c.ID, c.Need, c.Of)
 		}
-		if n <= 0 || k*float64(c.Of) < float64(c.Need)*n {
-			return No, fmt.Sprintf("%s of %s, the paper %d of %d", fnum(k), fnum(n), c.Need, c.Of), nil
+		enough := func(k float64) bool { return n > 0 && k*float64(c.Of) >= float64(c.Need)*n }
+		switch {
+		case enough(k):
+			return Yes, "", nil
+		case enough(k + u):
+			return Inconclusive, fmt.Sprintf("%s of %s decided, %s undecided; the paper %d of %d", fnum(k), fnum(n), fnum(u), c.Need, c.Of), nil
 		}
-		return Yes, "", nil
+		return No, fmt.Sprintf("%s of %s, the paper %d of %d", fnum(k), fnum(n), c.Need, c.Of), nil
 	}
 	return NA, "", fmt.Errorf("claim %s: kind %v has no statement", c.ID, c.Kind)
+}
+
+// bounded corrects the outcome o of "a Rel b" when a or b is a lower bound
+// (its true value may be larger): an outcome the bound cannot decide
+// becomes inconclusive. For Less, a yes needs an exact a (a larger true a
+// could reach b) and a no needs an exact b; for Greater the other way.
+func bounded(o Outcome, r Rel, aLow, bLow bool) Outcome {
+	if r == Greater {
+		aLow, bLow = bLow, aLow
+	}
+	switch {
+	case o == Yes && aLow, o == No && bLow:
+		return Inconclusive
+	}
+	return o
 }
 
 func relWord(r Rel) string {
@@ -376,7 +448,11 @@ func direction(r Rel, a, b Sample) Outcome {
 }
 
 // magnitude decides the magnitude part of c from the Mag points.
-func magnitude(c *Claim, tol Tolerance, pts []Sample) (Outcome, string, error) {
+func magnitude(c *Claim, tol Tolerance, pts []Sample, low []bool) (Outcome, string, error) {
+	if len(low) > len(pts) {
+		return NA, "", fmt.Errorf("claim %s: %d lower-bound marks for %d magnitude points", c.ID, len(low), len(pts))
+	}
+	anyLow := slices.Contains(low, true)
 	if len(pts) == 0 || c.Mag == MagValue && len(pts) != 1 {
 		return NA, "", fmt.Errorf("claim %s: magnitude %v needs %s, got %d points", c.ID, c.Mag, map[bool]string{true: "1 point", false: "points"}[c.Mag == MagValue], len(pts))
 	}
@@ -389,28 +465,32 @@ func magnitude(c *Claim, tol Tolerance, pts []Sample) (Outcome, string, error) {
 	if t := tol.Of(c.Paper); math.IsNaN(t) || math.IsInf(t, 0) || tol.Rel < 0 || tol.Abs < 0 {
 		return NA, "", fmt.Errorf("claim %s: tolerance %v cannot fail", c.ID, tol)
 	}
-	within := func(x float64) (Outcome, string) {
-		if d := math.Abs(x - c.Paper); d <= tol.Of(c.Paper) {
+	within := func(x float64, lowerBound bool) (Outcome, string) {
+		t := tol.Of(c.Paper)
+		switch {
+		case math.Abs(x-c.Paper) <= t && !lowerBound:
 			return Yes, ""
+		case lowerBound && x <= c.Paper+t:
+			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x))
 		}
 		return No, fmt.Sprintf("%s is not within %s of %s", fnum(x), tol, fnum(c.Paper))
 	}
 	switch c.Mag {
 	case MagValue:
-		o, w := within(means[0])
+		o, w := within(means[0], anyLow)
 		return o, w, nil
 	case MagUpTo:
 		sign := 1.0
 		if c.Paper < 0 {
 			sign = -1
 		}
-		best := means[0]
-		for _, x := range means[1:] {
+		best, bi := means[0], 0
+		for i, x := range means[1:] {
 			if sign*x > sign*best {
-				best = x
+				best, bi = x, i+1
 			}
 		}
-		o, w := within(best)
+		o, w := within(best, bi < len(low) && low[bi])
 		if w != "" {
 			w = "the best point " + w
 		}
@@ -420,8 +500,13 @@ func magnitude(c *Claim, tol Tolerance, pts []Sample) (Outcome, string, error) {
 			return NA, "", fmt.Errorf("claim %s: span [%g, %g]", c.ID, c.Lo, c.Hi)
 		}
 		lo, hi := slices.Min(means), slices.Max(means)
-		if hi < c.Lo || lo > c.Hi {
+		switch {
+		case lo > c.Hi:
 			return No, fmt.Sprintf("ccsim's %s … %s does not overlap %s … %s", fnum(lo), fnum(hi), fnum(c.Lo), fnum(c.Hi)), nil
+		case hi < c.Lo && !anyLow:
+			return No, fmt.Sprintf("ccsim's %s … %s does not overlap %s … %s", fnum(lo), fnum(hi), fnum(c.Lo), fnum(c.Hi)), nil
+		case hi < c.Lo:
+			return Inconclusive, "points below the span are lower bounds (censored flows)", nil
 		}
 		return Yes, "", nil
 	}

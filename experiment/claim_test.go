@@ -48,6 +48,21 @@ func TestEvaluateKinds(t *testing.T) {
 		{"span overlaps", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, MagOf(65, 520), Verdict{Statement: NA, Magnitude: Yes, Holds: Yes}},
 		{"span apart", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 45, Hi: 49}, MagOf(-1, 4), Verdict{Statement: NA, Magnitude: No, Holds: No}},
 		{"number", Claim{Kind: Number, Mag: MagValue, Paper: 5}, MagOf(7), Verdict{Statement: NA, Magnitude: NA, Holds: NA}},
+		// lower bounds (censored flows): A < B needs an exact A; A ≥ B is a no only with an exact B
+		{"bound decides yes", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{1}, {2}}, Lower: []bool{false, true}}, Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
+		{"bound cannot confirm", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{1}, {2}}, Lower: []bool{true, false}}, Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
+		{"bound decides no", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{3}, {2}}, Lower: []bool{true, false}}, Verdict{Statement: No, Magnitude: NA, Holds: No}},
+		{"bound cannot refute", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{3}, {2}}, Lower: []bool{false, true}}, Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
+		{"greater with bound", Claim{Kind: Direction, Rel: Greater}, Measure{Values: []Sample{{3}, {2}}, Lower: []bool{true, false}}, Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
+		{"magnitude bound above", Claim{Kind: Magnitude, Mag: MagValue, Paper: 10}, Measure{Mag: []Sample{{20}}, MagLower: []bool{true}}, Verdict{Statement: NA, Magnitude: No, Holds: No}},
+		{"magnitude bound within", Claim{Kind: Magnitude, Mag: MagValue, Paper: 10}, Measure{Mag: []Sample{{10}}, MagLower: []bool{true}}, Verdict{Statement: NA, Magnitude: Inconclusive, Holds: Inconclusive}},
+		{"range bound above", Claim{Kind: Range, Lo: 1, Hi: 2}, Measure{Values: []Sample{{3}}, Lower: []bool{true}}, Verdict{Statement: No, Magnitude: NA, Holds: No}},
+		{"range bound below", Claim{Kind: Range, Lo: 1, Hi: 2}, Measure{Values: []Sample{{0.5}}, Lower: []bool{true}}, Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
+		{"range unbounded above", Claim{Kind: Range, Lo: 1, Hi: math.Inf(1)}, Measure{Values: []Sample{{1.5}}, Lower: []bool{true}}, Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
+		// counts with undecided points
+		{"count undecided", Claim{Kind: Count, Need: 5, Of: 5}, M(4, 5, 1), Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
+		{"count short", Claim{Kind: Count, Need: 5, Of: 5}, M(3, 5, 1), Verdict{Statement: No, Magnitude: NA, Holds: No}},
+		{"count decided", Claim{Kind: Count, Need: 4, Of: 5}, M(4, 5, 1), Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
 	}
 	for _, tc := range cases {
 		tc.c.ID = tc.name
@@ -147,5 +162,23 @@ func TestFlip(t *testing.T) {
 		} else if !strings.Contains(err.Error(), name) && !strings.Contains(err.Error(), "claim") {
 			t.Errorf("%s: error %v does not name the claim", name, err)
 		}
+	}
+}
+
+func TestCountPairs(t *testing.T) {
+	a := []Sample{{1}, {5}, {1, 2.5}, {1}, {1}}
+	b := []Sample{{2}, {2}, {2, 2}, {2}, {2}}
+	// holds at 0 and 4; fails at 1; seeds disagree at 2; a lower bound at 3
+	m := CountPairs(Less, a, b, []bool{false, false, false, true}, nil)
+	want := M(2, 5, 2)
+	if len(m.Values) != 3 || m.Values[0][0] != want.Values[0][0] || m.Values[1][0] != 5 || m.Values[2][0] != 2 {
+		t.Fatalf("CountPairs = %v, want [2 5 2]", m.Values)
+	}
+	c := Claim{ID: "bins", Kind: Count, Need: 3, Of: 5}
+	if v, err := Evaluate(&c, DefaultTolerance, m); err != nil || v.Holds != Inconclusive {
+		t.Errorf("3 of 5 with 2 decided and 2 undecided: %v %v, want inconclusive", v.Holds, err)
+	}
+	if _, err := Evaluate(&c, DefaultTolerance, CountPairs(Less, a, b[:2], nil, nil)); err == nil {
+		t.Error("pairs of unequal lengths gave no error")
 	}
 }

@@ -40,6 +40,12 @@ type Check struct {
 	// it (nil: up to the rounding of a printed integer, ±0.5).
 	Paper float64
 	Tol   *Tolerance
+	// Bounds makes the check one of bounds instead: the setup's value must
+	// lie in [Lo, Hi] (either may be infinite), for what the paper states
+	// as an inequality ("the bottleneck is at least 94.5 Gb/s", "Q_CNM ≥
+	// Q_ECN": derive the difference, Lo 0). Paper is then unused.
+	Bounds bool
+	Lo, Hi float64
 	// Derive computes the constant from a reading's setup: the resolved
 	// scenario of the experiment's first run at paper scale under that
 	// reading (nil when the experiment has no runs).
@@ -49,10 +55,18 @@ type Check struct {
 // evaluate derives the check's constant from s and compares it with the
 // paper's.
 func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
-	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: fnum(c.Paper), Unit: c.Unit}
+	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.paperText(), Unit: c.Unit}
 	v, err := c.Derive(s)
 	if err != nil {
 		row.Derived, row.Note = "—", err.Error()
+		return row
+	}
+	if c.Bounds {
+		row.Derived = fnum(v)
+		row.OK = v >= c.Lo && v <= c.Hi
+		if !row.OK {
+			row.Note = "outside the bounds"
+		}
 		return row
 	}
 	tol := Tolerance{Abs: 0.5}
@@ -65,6 +79,20 @@ func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
 		row.Note = fmt.Sprintf("differs by %s (tolerance %s)", fnum(v-c.Paper), tol)
 	}
 	return row
+}
+
+// paperText is what the paper prints: the constant, or the bounds.
+func (c *Check) paperText() string {
+	if !c.Bounds {
+		return fnum(c.Paper)
+	}
+	switch {
+	case math.IsInf(c.Lo, -1):
+		return "≤ " + fnum(c.Hi)
+	case math.IsInf(c.Hi, 1):
+		return "≥ " + fnum(c.Lo)
+	}
+	return "[" + fnum(c.Lo) + ", " + fnum(c.Hi) + "]"
 }
 
 // readings are e's readings, or one implicit primary reading.

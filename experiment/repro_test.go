@@ -2,6 +2,7 @@ package experiment_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -350,7 +351,9 @@ func readingsPaper() *experiment.Paper {
 			{ID: "mtu500", Title: "500-B payload", Why: "a sensitivity reading", Patch: mtu(500)},
 		},
 		Checks: []experiment.Check{{ID: "payload", Description: "payload per packet", Unit: "B", Paper: 1000,
-			Derive: func(s *scenario.Scenario) (float64, error) { return float64(s.Host.PayloadBytes), nil }}},
+			Derive: func(s *scenario.Scenario) (float64, error) { return float64(s.Host.PayloadBytes), nil }},
+			{ID: "hosts", Description: "hosts", Bounds: true, Lo: 3, Hi: math.Inf(1),
+				Derive: func(s *scenario.Scenario) (float64, error) { return float64(s.Topology.Hosts), nil }}},
 		Runs: func(experiment.Scale) []experiment.RunSpec {
 			return experiment.Sweep{Base: "tiny.yaml", CC: []string{"dcqcn", "none"}, Seeds: []uint64{1, 2}}.Expand()
 		},
@@ -411,7 +414,7 @@ func TestReadingsChecksSeeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"Claims by reading", "mtu500", "inconsistent", "setup at quick", "[reading mtu500] reading mtu500", "reading=mtu500 cc=dcqcn seed=2"} {
+	for _, w := range []string{"Claims by reading", "mtu500", "inconsistent", "setup at quick", "hosts: paper ≥ 3, setup 3", "Quick scale", "[reading mtu500] reading mtu500", "reading=mtu500 cc=dcqcn seed=2"} {
 		if !strings.Contains(string(html), w) {
 			t.Errorf("report.html lacks %q", w)
 		}

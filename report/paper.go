@@ -498,6 +498,7 @@ details { margin: .5rem 0; }
 <p class="meta">Paper {{.Number}} ({{.ID}}): {{.Citation}}<br>
 ccsim {{.Version}}, scale <b>{{.Scale}}</b>, generated {{.Generated}}</p>
 {{range paras .Summary}}<p>{{.}}</p>{{end}}
+{{if eq .Scale "quick"}}<p class="err">Quick scale: every run is scaled down (each setup says how), so ccsim's numbers are not comparable with the paper's and the verdicts below only show that the analysis works; run <code>ccsim reproduce {{.ID}}</code> for the paper's scale.</p>{{end}}
 <h2>Claims</h2>
 <table class="claims">
 <p class="meta">Primary readings. <i>statement</i>: the claim's direction, order, value or count; <i>magnitude</i>: the paper's number against ccsim's within the paper's tolerance; a claim holds when both do. Inconclusive: the seeds disagree.</p>
