@@ -30,6 +30,11 @@ type Reading struct {
 	// (nil: the runs are the experiment's own, e.g. a reading that only
 	// changes the analysis: see Context.Reading).
 	Patch func(Scale) map[string]any
+	// OnlySeeds, if set, keeps only the runs with these seeds under this
+	// reading: a costly sensitivity reading may run fewer seeds than the
+	// primary (its verdicts then rest on fewer seeds; the report's inputs
+	// list them). The primary reading runs every seed.
+	OnlySeeds []uint64
 }
 
 // Check is a constant the paper prints that follows from its setup alone
@@ -118,6 +123,9 @@ func (e *Experiment) validateReadings() error {
 		seen[r.ID] = true
 		if r.Primary {
 			primary++
+			if len(r.OnlySeeds) > 0 {
+				return fmt.Errorf("reading %s: the primary reading runs every seed (OnlySeeds)", r.ID)
+			}
 		}
 	}
 	if primary != 1 {

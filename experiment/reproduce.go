@@ -134,6 +134,9 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 		}
 		for _, rd := range e.readings() {
 			for _, spec := range specs {
+				if len(rd.OnlySeeds) > 0 && !slices.Contains(rd.OnlySeeds, spec.Seed) {
+					continue
+				}
 				ref := &RunRef{Spec: readingSpec(spec, rd, opt.Scale), Reading: rd.ID, Primary: rd.Primary}
 				r, err := st.Resolve(ref.Spec)
 				if err != nil {
