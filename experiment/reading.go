@@ -30,6 +30,10 @@ type Reading struct {
 	// (nil: the runs are the experiment's own, e.g. a reading that only
 	// changes the analysis: see Context.Reading).
 	Patch func(Scale) map[string]any
+	// PatchRun, if set, patches each run under this reading knowing the
+	// run (e.g. a per-pattern arrival window that depends on the reading's
+	// load definition); it is merged after Patch.
+	PatchRun func(Scale, RunSpec) map[string]any
 	// OnlySeeds, if set, keeps only the runs with these seeds under this
 	// reading: a costly sensitivity reading may run fewer seeds than the
 	// primary (its verdicts then rest on fewer seeds; the report's inputs
@@ -139,6 +143,9 @@ func (e *Experiment) validateReadings() error {
 func readingSpec(spec RunSpec, r Reading, sc Scale) RunSpec {
 	if r.Patch != nil {
 		spec.Patch = Merge(spec.Patch, r.Patch(sc))
+	}
+	if r.PatchRun != nil {
+		spec.Patch = Merge(spec.Patch, r.PatchRun(sc, spec))
 	}
 	return spec
 }

@@ -631,3 +631,23 @@ func TestHistogram(t *testing.T) {
 		t.Errorf("empty histogram")
 	}
 }
+
+func TestPercentileCensored(t *testing.T) {
+	xs := []float64{1, 2, 3, 4, 10}
+	// p50 = xs[floor(5·0.5)] = 3 of the sorted sample
+	if v, exact := PercentileCensored(xs, []bool{false, false, false, false, true}, 0.5); v != 3 || !exact {
+		t.Errorf("censored value above the median: %v %v, want 3 exact", v, exact)
+	}
+	if v, exact := PercentileCensored(xs, []bool{false, true, false, false, false}, 0.5); v != 3 || exact {
+		t.Errorf("censored value below the median: %v %v, want 3, a lower bound", v, exact)
+	}
+	if v, exact := PercentileCensored(xs, []bool{false, false, true, false, false}, 0.5); v != 3 || exact {
+		t.Errorf("the median itself censored: %v %v, want 3, a lower bound", v, exact)
+	}
+	if v, exact := PercentileCensored(xs, nil, 0.99); v != 10 || !exact {
+		t.Errorf("no censoring: %v %v", v, exact)
+	}
+	if v, _ := PercentileCensored(nil, nil, 0.5); !math.IsNaN(v) {
+		t.Errorf("empty: %v", v)
+	}
+}

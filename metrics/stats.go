@@ -56,6 +56,25 @@ func PercentileOf(xs []float64, p float64) float64 {
 	return Percentile(s, p)
 }
 
+// PercentileCensored is the p-quantile (canonical rule) of a sample in
+// which the values marked censored are lower bounds of the true ones (a
+// flow censored at the run's end, docs/metrics.md §5). exact reports
+// whether the quantile is the true one: it is when every censored value
+// lies strictly above it, since raising values above the selected one
+// cannot move it; otherwise it is a lower bound. NaN for an empty sample.
+func PercentileCensored(xs []float64, censored []bool, p float64) (v float64, exact bool) {
+	if len(xs) == 0 {
+		return math.NaN(), false
+	}
+	v = PercentileOf(xs, p)
+	for i, x := range xs {
+		if i < len(censored) && censored[i] && x <= v {
+			return v, false
+		}
+	}
+	return v, true
+}
+
 // Dist summarizes a sample of float64 values. Percentiles follow the
 // canonical rule (see Percentile). When N == 0 every statistic is 0.
 type Dist struct {
