@@ -199,14 +199,19 @@ func ints(xs []int) string {
 
 // e1Notes are the findings under reading id.
 func e1Notes(id string, cases map[string]e1Pair, incdec []e1Pair) []string {
-	var pk, qk []string
-	for _, c := range incdec {
+	var pk, qk, fk []string
+	pair := "No gap gives the paper's pair (DCQCN-p 6, DCQCN 9)."
+	for i, c := range incdec {
 		p, q := c.rounds()
-		pk, qk = append(pk, fmt.Sprint(p)), append(qk, roundsOr(q))
+		pk, qk, fk = append(pk, fmt.Sprint(p)), append(qk, roundsOr(q)), append(fk, experiment.G4(faster(p, q)))
+		if p == 6 && q == 9 {
+			pair = fmt.Sprintf("The paper's pair (DCQCN-p 6, DCQCN 9) appears at gap %d.", incdecGaps[i])
+		}
 	}
 	p2, q2 := cases["two"].rounds()
 	notes := []string{
-		fmt.Sprintf("Decrease–increase–decrease, gap K = 2 … 10: DCQCN-p needs %s rounds, DCQCN %s. The paper's pair (DCQCN-p 6, DCQCN 9) is not reached at any gap under this reading; its 50 %% (9/6 − 1) therefore holds at no gap either.", strings.Join(pk, ", "), strings.Join(qk, ", ")),
+		fmt.Sprintf("Decrease–increase–decrease, gap K = 2 … 10: DCQCN-p needs %s rounds (the paper: 6), DCQCN %s (the paper: 9); DCQCN's / DCQCN-p's − 1 = %s %% (the paper: 9/6 − 1 = 50 %%). %s",
+			strings.Join(pk, ", "), strings.Join(qk, ", "), strings.Join(fk, ", "), pair),
 		fmt.Sprintf("After two consecutive decreases DCQCN's R_T is the rate after the first cut (%.3g of line rate here), and the additive stage adds R_AI per round to it: DCQCN needs %s rounds against the paper's 11–13, DCQCN-p %d.", cases["two"].dq[4].Rt, roundsOr(q2), p2),
 		"The three consecutive decreases are placed at rounds 3–5 (an assumption: the text's \"(4, 0.75) in Fig. 4c\" suggests the paper's panel c had its first cut at round 3 and the later ones elsewhere; (4, 0.75) is checked on the one-decrease series).",
 	}
