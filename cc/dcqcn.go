@@ -32,6 +32,12 @@ type DCQCNParams struct {
 	RateOnFirstCNP       float64 `yaml:"rate_on_first_cnp" doc:"reference mode: R_C multiplier on the first CNP (1 = no cut)"`
 	ByteCounter          int64   `yaml:"byte_counter_bytes" unit:"B" doc:"canonical mode: byte counter B (0 = off)"`
 	AlphaInit            float64 `yaml:"alpha_init" doc:"initial α"`
+	// StrictAI (canonical mode) moves each stage boundary one event later:
+	// fast recovery while max(T, B) ≤ F, additive increase once a counter
+	// is greater than F, hyper increase once both are (the text of the
+	// DCQCN restatement in paper 004: "大于 F"). false (the default): the
+	// reference simulator's and the pseudo-code's ≥ F (docs/algorithms/dcqcn.md I1).
+	StrictAI bool `yaml:"ai_threshold_strict" doc:"canonical mode: additive increase only when T or B > F (hyper when both > F) instead of ≥ F"`
 }
 
 // DCQCNDefaults is the reference simulator's `dcqcn` preset at 100 Gb/s
@@ -415,13 +421,18 @@ func (d *DCQCN) onCNP(q *fabric.QP, now sim.Time) {
 }
 
 // increase is one rate-increase event: fast recovery, additive or hyper
-// increase towards the target, then R_C ← (R_C + R_T)/2.
+// increase towards the target, then R_C ← (R_C + R_T)/2. Canonical mode:
+// fast while max(T, B) < F, hyper while min(T, B) ≥ F, additive otherwise;
+// with StrictAI each boundary is "> F" (≤ F fast, min > F hyper).
 func (d *DCQCN) increase(q *fabric.QP) {
 	F := d.c.p.FastRecoveryTimes
 	if d.c.canonical {
 		hi, lo := d.T, d.B
 		if lo > hi {
 			hi, lo = lo, hi
+		}
+		if d.c.p.StrictAI { // a counter equal to F is still below the next stage
+			hi, lo = hi-1, lo-1
 		}
 		switch {
 		case hi < F:

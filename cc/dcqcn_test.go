@@ -879,3 +879,86 @@ func TestDCQCNValidate(t *testing.T) {
 		t.Errorf("dcqcn_paper preset invalid: %v", err)
 	}
 }
+
+// 10. ai_threshold_strict (canonical mode): the additive stage starts when
+// a counter is greater than F (paper 004's "大于 F"), one event later than
+// the default ≥ F; hyper increase when both counters are greater than F.
+// One cut at t = 0 from line rate (α = 1: R_C = line/2, R_T = line), F = 5,
+// timer-only: the default adds R_AI at the 5th timer event, strict at the
+// 6th.
+func TestDCQCNStrictAI(t *testing.T) {
+	run := func(strict bool, byteCounter int64) (*fabric.QP, *cc.DCQCN) {
+		p := cc.DCQCNDefaults()
+		p.Mode = "canonical"
+		p.AlphaResumeInterval, p.RPTimer = 55, 55
+		p.FastRecoveryTimes = 5
+		p.RateAI, p.RateHAI = 40, 200
+		p.ByteCounter = byteCounter
+		p.StrictAI = strict
+		q, alg := newDCQCN(t, p)
+		cnp(q, alg, 0)
+		return q, alg
+	}
+	for _, strict := range []bool{false, true} {
+		q, alg := run(strict, 0)
+		e := expState{line / 2, line}
+		firstAI := 5
+		if strict {
+			firstAI = 6
+		}
+		for k := 1; k <= 7; k++ {
+			alg.OnSend(q, 0, sim.Time(k)*55*us)
+			if k < firstAI {
+				e.fr()
+			} else {
+				e.rt += 40e6 // R_T above line rate is clamped: stays line
+				if e.rt > line {
+					e.rt = line
+				}
+				e.fr()
+			}
+			expectRates(t, fmt.Sprintf("strict=%v, timer event %d", strict, k), q, alg, e.rc, e.rt)
+		}
+	}
+	// The target rises only when it is below line rate: cut twice so that
+	// R_T = line/2, then count the additive steps directly.
+	for _, c := range []struct {
+		strict bool
+		want   []int64 // R_T after timer events 1..7 (B stays 0)
+	}{
+		{false, []int64{25e9, 25e9, 25e9, 25e9, 25e9 + 40e6, 25e9 + 80e6, 25e9 + 120e6}},
+		{true, []int64{25e9, 25e9, 25e9, 25e9, 25e9, 25e9 + 40e6, 25e9 + 80e6}},
+	} {
+		q, alg := run(c.strict, 0)
+		cnp(q, alg, 0) // R_T = 50e9 (α = 1: (1−g)+g = 1), R_C = 25e9
+		cnp(q, alg, 0) // R_T = 25e9, R_C = 12.5e9
+		for k, want := range c.want {
+			alg.OnSend(q, 0, sim.Time(k+1)*55*us)
+			if alg.Rt != want {
+				t.Errorf("strict=%v: R_T after timer event %d = %d, want %d", c.strict, k+1, alg.Rt, want)
+			}
+		}
+	}
+	// Hyper increase: T = F = 5 and B = 6 (six byte-counter events) is
+	// hyper by default (min ≥ F), additive when strict (max > F, min = F).
+	for _, c := range []struct {
+		strict bool
+		step   int64
+	}{{false, 200e6}, {true, 40e6}} {
+		q, alg := run(c.strict, 10*mib)
+		cnp(q, alg, 0)
+		cnp(q, alg, 0) // R_T = 25e9
+		alg.OnSend(q, 6*10*mib, 1*us)
+		for k := 1; k <= 4; k++ {
+			alg.OnSend(q, 0, sim.Time(k)*55*us)
+		}
+		before := alg.Rt
+		alg.OnSend(q, 0, 5*55*us) // T = 5, B = 6
+		if alg.T != 5 || alg.B != 6 {
+			t.Fatalf("T, B = %d, %d; want 5, 6", alg.T, alg.B)
+		}
+		if got := alg.Rt - before; got != c.step {
+			t.Errorf("strict=%v: T = F, B = F + 1: R_T step %d, want %d", c.strict, got, c.step)
+		}
+	}
+}

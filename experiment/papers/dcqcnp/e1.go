@@ -6,18 +6,18 @@ package dcqcnp
 // event. DCQCN-p runs as ccsim's own reaction point (cc.DCQCNP, driven
 // through the fabric.Algorithm interface with one round = one time
 // threshold, 55 µs), so this experiment is also a check of the simulator's
-// code. DCQCN runs as the equations of its paper (docs/algorithms/dcqcn.md
-// §"canonical"), with rates as fractions of line rate.
+// code. DCQCN runs as the equations of its paper as paper 004 restates
+// them (§1; docs/algorithms/dcqcn.md §4), with rates as fractions of line
+// rate. The readings of the model (strict, rai-literal, ge) change only the
+// analysis: E1 has no simulation runs.
 
 import (
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/fabric"
-	"github.com/ccsim/ccsim/report"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -29,17 +29,22 @@ type modelState struct {
 	Full          bool // at line rate (DCQCN-p: de-registered)
 }
 
-// dcqcnpRounds drives ccsim's DCQCN-p reaction point: rounds 1..n, marks
-// at the given rounds.
+// e1Cap is the most rounds a series is followed to find full speed (the
+// paper plots 100; DCQCN with R_AI = 0.1 % of line rate needs hundreds).
+const e1Cap = 100_000
+
+// dcqcnpRounds drives ccsim's DCQCN-p reaction point: rounds 1.. with marks
+// at the given rounds, at least n rounds, then on until it is back at full
+// speed after its last mark (at most e1Cap rounds).
 func dcqcnpRounds(p *cc.DCQCNPParams, marks map[int]bool, n int) []modelState {
 	q := &fabric.QP{LineRateBps: 40e9}
 	alg := cc.NewDCQCNP(p)(q)
 	d := alg.(*cc.DCQCNP)
 	alg.Start(q, 0)
 	round := sim.Time(p.TimeThreshold * float64(sim.Microsecond))
-	out := make([]modelState, n+1)
-	out[0] = modelState{Rc: 1, Rt: 1, Alpha: p.AlphaInit, Full: true}
-	for r := 1; r <= n; r++ {
+	last := lastMark(marks)
+	out := []modelState{{Rc: 1, Rt: 1, Alpha: p.AlphaInit, Full: true}}
+	for r := 1; r <= e1Cap && (r <= n || r <= last || !out[r-1].Full); r++ {
 		now := sim.Time(r) * round
 		if marks[r] {
 			alg.OnNotice(q, &fabric.Notice{Kind: fabric.KindCNP}, now)
@@ -50,31 +55,45 @@ func dcqcnpRounds(p *cc.DCQCNPParams, marks map[int]bool, n int) []modelState {
 		if !d.Registered {
 			st.Rc = 1
 		}
-		out[r] = st
+		out = append(out, st)
 	}
 	return out
 }
 
+func lastMark(marks map[int]bool) int {
+	last := 0
+	for r, m := range marks {
+		if m {
+			last = max(last, r)
+		}
+	}
+	return last
+}
+
 // dcqcnModel is DCQCN's reaction point in the paper's round model
-// (docs/algorithms/dcqcn.md, canonical mode): a mark cuts (R_T = R_C,
-// R_C·(1 − α/2), α ← (1−g)α + g, counters reset); every other round is
-// one timer event (T += 1, increase, α ← (1−g)α). Fast recovery while
-// T < F, additive (R_T += R_AI) from the F-th event; R_C is capped at
-// line rate, R_T is not (as in the DCQCN paper's equations; ccsim's
-// simulator caps R_T at line rate like NICs and the reference simulator,
-// and then never reaches exactly line rate, so round counts come from
-// this model).
+// (paper 004 §1, eqs. (2)–(8)): a mark cuts (R_T = R_C, R_C·(1 − α/2),
+// α ← (1−g)α + g, counters reset); every other round is one timer event
+// (T += 1, increase, α ← (1−g)α). Fast recovery while T ≤ F, additive
+// (R_T += R_AI) once T is greater than F ("B、T 任一个大于 F 时", strict),
+// or from the F-th event (T ≥ F, the pseudo-code's lines 24/27) when
+// strict is false. R_C is capped at line rate, R_T is not (as in the DCQCN
+// paper's equations; ccsim's simulator caps R_T at line rate like NICs and
+// the reference simulator, and then never reaches exactly line rate, so
+// round counts come from this model).
 type dcqcnModel struct {
 	g, rai float64
 	F      int
+	strict bool
 }
 
+// rounds runs the model for at least n rounds, then on until full speed
+// after the last mark (at most e1Cap rounds).
 func (m dcqcnModel) rounds(marks map[int]bool, n int) []modelState {
 	rc, rt, a, T := 1.0, 1.0, 1.0, 0
 	full := true
-	out := make([]modelState, n+1)
-	out[0] = modelState{Rc: 1, Rt: 1, Alpha: 1, Full: true}
-	for r := 1; r <= n; r++ {
+	last := lastMark(marks)
+	out := []modelState{{Rc: 1, Rt: 1, Alpha: 1, Full: true}}
+	for r := 1; r <= e1Cap && (r <= n || r <= last || !full); r++ {
 		switch {
 		case marks[r]:
 			rt = rc
@@ -84,7 +103,7 @@ func (m dcqcnModel) rounds(marks map[int]bool, n int) []modelState {
 			full = false
 		case !full:
 			T++
-			if T >= m.F {
+			if T > m.F || !m.strict && T == m.F {
 				rt += m.rai
 			}
 			rc = (rc + rt) / 2
@@ -93,13 +112,14 @@ func (m dcqcnModel) rounds(marks map[int]bool, n int) []modelState {
 				rc, full = 1, true
 			}
 		}
-		out[r] = modelState{Mark: marks[r], Rc: rc, Rt: rt, Alpha: a, Full: full}
+		out = append(out, modelState{Mark: marks[r], Rc: rc, Rt: rt, Alpha: a, Full: full})
 	}
 	return out
 }
 
 // recovery returns the round at which the QP is back at line rate after
-// its last mark, and the rounds that took (0, 0 if it never recovered).
+// its last mark, and the rounds that took (0, 0 if it never recovered
+// within the series).
 func recovery(st []modelState) (round, rounds int) {
 	last := 0
 	for r := range st {
@@ -115,31 +135,57 @@ func recovery(st []modelState) (round, rounds int) {
 	return 0, 0
 }
 
-type e1Scenario struct {
+// e1Model is the pair of reaction points under one reading of the model.
+type e1Model struct {
+	dcqcnp *cc.DCQCNPParams
+	dcqcn  dcqcnModel
+}
+
+// e1ModelFor is the model of reading id (docs/algorithms/dcqcnp.md §9):
+// strict (primary) — both additive only when T > F, DCQCN's R_AI = 40 Mb/s
+// of a 40 Gb/s line (0.001); rai-literal — DCQCN's R_AI = 40 Gb/s as
+// printed (1 line rate); ge — both additive from T = F.
+func e1ModelFor(id string) e1Model {
+	m := e1Model{dcqcnp: cc.DCQCNPDefaults(), dcqcn: dcqcnModel{g: 1.0 / 256, rai: 0.001, F: 5, strict: true}}
+	switch id {
+	case "rai-literal":
+		m.dcqcn.rai = 1
+	case "ge":
+		m.dcqcnp.StrictAI = false
+		m.dcqcn.strict = false
+	}
+	return m
+}
+
+// e1Case is one of the paper's mark patterns.
+type e1Case struct {
 	id, title string
 	marks     []int
 }
 
-var e1Scenarios = []e1Scenario{
+var e1Cases = []e1Case{
 	{"single", "one decrease (mark at round 3)", []int{3}},
 	{"two", "two consecutive decreases (rounds 3, 4)", []int{3, 4}},
 	{"three", "three consecutive decreases (rounds 3, 4, 5)", []int{3, 4, 5}},
-	{"incdec", "decrease, increase, decrease (rounds 3 and 5)", []int{3, 5}},
 }
 
-// e1Rounds is the length of the round series (the paper plots 100).
+// incdecGaps are the gaps K between the two cuts of the decrease–
+// increase–decrease case (marks at rounds 3 and 3 + K): the paper does not
+// give it.
+var incdecGaps = []int{2, 3, 4, 5, 6, 7, 8, 9, 10}
+
+// e1Rounds is the length of the plotted series (the paper plots 100).
 const e1Rounds = 100
 
-// e1PatternRounds is how long the random 10-mark pattern is followed.
-const e1PatternRounds = 400
-
 // patternMarks draws the 10 marks of "100 rounds at marking probability
-// P_max = 0.1": 10 distinct rounds in [3, 100], uniformly (seeded).
+// P_max = 0.1": the first at round 3 (the text: "当首次出现拥塞信号时，图 4
+// 中 R_c 为 (3, 0.5)", the first congestion signal gives R_c = 0.5 at round
+// 3), 9 more distinct rounds in [4, 100], uniformly (seeded).
 func patternMarks(seed uint64) []int {
 	rng := sim.Stream(seed, "dcqcn-p/e1/marks")
-	set := map[int]bool{}
+	set := map[int]bool{3: true}
 	for len(set) < 10 {
-		set[3+rng.IntN(98)] = true
+		set[4+rng.IntN(97)] = true
 	}
 	var out []int
 	for r := range set {
@@ -157,199 +203,72 @@ func toSet(marks []int) map[int]bool {
 	return m
 }
 
-// DCQCN in the model: the paper's Table 3 (g = 1/256, F = 5) with R_AI =
-// 40 Mb/s at a 40 Gb/s line rate (docs/algorithms/dcqcnp.md: the table's
-// "40 Gb/s" is a unit error); the literal reading (R_AI = one line rate)
-// is shown beside it.
-var (
-	dcqcnInterp  = dcqcnModel{g: 1.0 / 256, rai: 0.001, F: 5}
-	dcqcnLiteral = dcqcnModel{g: 1.0 / 256, rai: 1, F: 5}
-)
+// e1Readings are the readings of the model: the paper's text and its
+// pseudo-code disagree on the boundary of the additive stage, and its
+// Table 3 prints DCQCN's R_AI as "40 Gbit/s".
+func e1Readings() []experiment.Reading {
+	return []experiment.Reading{
+		{ID: "strict", Primary: true, Title: "additive increase once T is greater than F (both algorithms); DCQCN's R_AI = 40 Mb/s",
+			Why: `§1: "一般恢复时, B、T 都小于 F 时 … 额外恢复时, B、T 任一个大于 F 时" (fast recovery while B and T are below F, additive once either is greater than F); §2.3: "当连续 5 次未出现拥塞信号时，系统将执行额外的速度恢复策略" (after 5 mark-free rounds the additive recovery runs). R_AI: Table 3's "40 Gbit/s" read as the 40 Mb/s of the DCQCN paper (ref. [7], which the paper cites for these parameters: "参考文献[7]…中的 DCQCN 控制参数"); a whole line rate per additive step would make fast recovery pointless.`},
+		{ID: "rai-literal", Title: "as strict, with DCQCN's R_AI = 40 Gb/s as printed (one line rate per additive step)",
+			Why: `Table 3 prints DCQCN's "R_ai/(Gbit/s) 40".`},
+		{ID: "ge", Title: "additive increase from T = F (both algorithms)",
+			Why: `The pseudo-code, lines 24 and 27: "if (T < F 或 B < F) … if (T ≥ F 或 B ≥ F)".`},
+	}
+}
 
 func e1() *experiment.Experiment {
 	return &experiment.Experiment{
-		ID:    "e1",
-		Title: "Single-QP behavioural model (Fig. 4)",
-		Setup: `One queue pair is scheduled in rounds (the paper's MATLAB model: 100 scheduled transmissions of one QPN). A round either carries a congestion mark — a rate decrease — or is one rate-increase timer event (T += 1, rate increase, α step). Time gaps between marks are not modelled: the decrease gate D and the increase interval U of DCQCN-p are not exercised (one round = one time threshold, 55 µs).
-
-DCQCN-p is ccsim's reaction point itself (cc.DCQCNP with its defaults: g = 1/16, α₀ = 1, F = 5, R_ai = 0.2 of line rate, piecewise α decay, additive increase only when T > F), driven through the simulator's algorithm interface. DCQCN is the DCQCN paper's reaction point as equations (g = 1/256, F = 5, R_AI = 40 Mb/s at a 40 Gb/s line rate = 0.001; additive from the F-th event; R_C capped at line rate, R_T not). The paper's Table 3 prints DCQCN's R_ai as "40 Gb/s"; that literal reading (R_AI = 1 line rate) is shown as a second DCQCN curve.
-
-Scenarios: one decrease (mark at round 3), two and three consecutive decreases (rounds 3–4, 3–5), decrease–increase–decrease (marks at rounds 3 and 5), and a pattern of 10 marks drawn at random in rounds 3–100 (the paper's "P_max = 0.1, 10 marks in 100 rounds"). Recovery rounds = the round at which R_c is back at line rate minus the round of the last mark.`,
-		Claims: []experiment.Claim{
-			{ID: "first-cut", Description: "first mark: DCQCN-p's R_c is 0.5 at round 3", PaperValue: "(3, 0.5)", Verdict: true},
-			{ID: "fast-recovery", Description: "fast recovery after one decrease: R_c 0.75 at round 4 and 0.875 at round 5 (Fig. 4c, 4a)", PaperValue: "(4, 0.75), (5, 0.875)", Verdict: true},
-			{ID: "full-speed", Description: "after one decrease DCQCN-p is back at full speed at round 9, R_t set to 0 and the QP de-registered", PaperValue: "round 9", Verdict: true},
-			{ID: "consecutive-dcqcnp", Description: "recovery rounds of DCQCN-p after 2 or 3 consecutive decreases", PaperValue: "9–10", Unit: "rounds", Verdict: true},
-			{ID: "consecutive-dcqcn", Description: "recovery rounds of DCQCN after 2 or 3 consecutive decreases", PaperValue: "11–13", Unit: "rounds", Verdict: true},
-			{ID: "consecutive-order", Description: "DCQCN-p recovers in fewer rounds than DCQCN after consecutive decreases", PaperValue: "yes", Verdict: true},
-			{ID: "incdec", Description: "decrease–increase–decrease: rounds to full speed, DCQCN / DCQCN-p", PaperValue: "9 / 6", Unit: "rounds", Verdict: false},
-			{ID: "incdec-order", Description: "decrease–increase–decrease: DCQCN-p recovers in fewer rounds than DCQCN", PaperValue: "yes", Verdict: true},
-			{ID: "pattern", Description: "10 marks in 100 rounds: DCQCN-p handles the pattern within 100 rounds, DCQCN needs 200 (round at which each is back at full speed)", PaperValue: "≤ 100 / ≈ 200", Unit: "round", Verdict: true},
-			{ID: "faster50", Description: "overall, DCQCN-p recovers 50 % faster than DCQCN (Σ recovery rounds of DCQCN / Σ of DCQCN-p − 1, over the four scenarios)", PaperValue: "50", Unit: "%", Verdict: true},
-			{ID: "rate50", Description: "abstract: in single-flow congestion DCQCN-p's transfer rate is 50 % higher than DCQCN's (mean R_c over the 100 rounds of the 10-mark pattern)", PaperValue: "50", Unit: "%", Verdict: true},
-		},
-		Analyze: analyzeE1,
+		ID:       "e1",
+		Title:    "Single-QP behavioural model (Fig. 4)",
+		SetupAt:  e1Setup,
+		Claims:   e1Claims(),
+		Readings: e1Readings(),
+		Analyze:  analyzeE1,
 	}
 }
 
-func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
-	p := cc.DCQCNPDefaults()
-	sec := &report.Section{}
-	claims := map[string]report.Claim{}
-	type result struct {
-		dp, dq, dl []modelState
-	}
-	res := map[string]result{}
-	summary := report.Table{ID: "recovery", Title: "Recovery to full speed (round of the last decrease → round at line rate)",
-		Columns: []string{"scenario", "marks", "DCQCN-p full at round", "DCQCN-p rounds", "DCQCN full at round", "DCQCN rounds", "DCQCN (R_AI literal 40 Gb/s) rounds", "paper DCQCN-p", "paper DCQCN"}}
-	paper := map[string][2]string{"single": {"9 (full speed at round 9)", "—"}, "two": {"9–10", "11–13"}, "three": {"9–10", "11–13"}, "incdec": {"6", "9"}}
-	fmtRounds := func(full, n int) (string, string) {
-		if full == 0 {
-			return fmt.Sprintf("> %d", e1Rounds), "never"
-		}
-		return fmt.Sprint(full), fmt.Sprint(n)
-	}
-	for _, sc := range e1Scenarios {
-		m := toSet(sc.marks)
-		r := result{dcqcnpRounds(p, m, e1Rounds), dcqcnInterp.rounds(m, e1Rounds), dcqcnLiteral.rounds(m, e1Rounds)}
-		res[sc.id] = r
-		fp, np := recovery(r.dp)
-		fq, nq := recovery(r.dq)
-		_, nl := recovery(r.dl)
-		a, b := fmtRounds(fp, np)
-		c, d := fmtRounds(fq, nq)
-		_, e := fmtRounds(0, nl)
-		if nl > 0 {
-			e = fmt.Sprint(nl)
-		}
-		summary.Rows = append(summary.Rows, []string{sc.title, ints(sc.marks), a, b, c, d, e, paper[sc.id][0], paper[sc.id][1]})
-		sec.Figures = append(sec.Figures, e1Figure(sc.id, "Fig. 4 — "+sc.title, r.dp, r.dq, 30))
-		sec.Tables = append(sec.Tables, e1Series(sc.id, sc.title, r.dp, r.dq, 30))
-	}
-	sec.Tables = append([]report.Table{summary}, sec.Tables...)
+func e1Setup(sc experiment.Scale) string {
+	return `One queue pair is scheduled in rounds (the paper's MATLAB model: 100 scheduled transmissions of one QPN). A round either carries a congestion mark — a rate decrease — or is one rate-increase timer event (T += 1, rate increase, α step). Time gaps between marks are not modelled: the decrease gate D and the increase interval U of DCQCN-p are not exercised (one round = one time threshold, 55 µs). Every series is followed until the QP is back at full speed (at most 100,000 rounds), also past the paper's 100 rounds.
 
-	single := res["single"].dp
-	claims["first-cut"] = report.Verdict(fmt.Sprintf("(3, %.4g)", single[3].Rc), single[3].Rc == 0.5 && !single[2].Mark && single[3].Mark, "")
-	claims["fast-recovery"] = report.Verdict(fmt.Sprintf("(4, %.4g), (5, %.4g)", single[4].Rc, single[5].Rc), single[4].Rc == 0.75 && single[5].Rc == 0.875, "")
-	fs, _ := recovery(single)
-	claims["full-speed"] = report.Verdict(fmt.Sprintf("round %d, R_t = %g, registered = %v", fs, single[fs].Rt, !single[fs].Full), fs == 9 && single[fs].Rt == 0, "")
-	_, n2 := recovery(res["two"].dp)
-	_, n3 := recovery(res["three"].dp)
-	claims["consecutive-dcqcnp"] = report.Verdict(fmt.Sprintf("%d / %d", n2, n3), in(n2, 9, 10) && in(n3, 9, 10), "two / three consecutive decreases")
-	_, q2 := recovery(res["two"].dq)
-	_, q3 := recovery(res["three"].dq)
-	claims["consecutive-dcqcn"] = report.Verdict(fmt.Sprintf("%s / %s", roundsOr(q2), roundsOr(q3)), in(q2, 11, 13) && in(q3, 11, 13),
-		"with R_AI = 40 Mb/s the target rate R_T, set to the cut rate by the second decrease, climbs back by 0.1 % of line rate per round; the paper's 11–13 rounds need a larger step (the literal \"40 Gb/s\" gives "+roundsOr(func() int { _, n := recovery(res["two"].dl); return n }())+" / "+roundsOr(func() int { _, n := recovery(res["three"].dl); return n }())+")")
-	claims["consecutive-order"] = report.Verdict(fmt.Sprintf("DCQCN-p %d / %d, DCQCN %s / %s", n2, n3, roundsOr(q2), roundsOr(q3)), fewer(n2, q2) && fewer(n3, q3), "")
-	_, pi := recovery(res["incdec"].dp)
-	_, qi := recovery(res["incdec"].dq)
-	claims["incdec"] = report.Claim{ID: "incdec", CCSimValue: fmt.Sprintf("%s / %d", roundsOr(qi), pi),
-		Note: "the paper's exact mark pattern is not given; marks at rounds 3 and 5 (one increase between)"}
-	claims["incdec-order"] = report.Verdict(fmt.Sprintf("DCQCN-p %d, DCQCN %s", pi, roundsOr(qi)), fewer(pi, qi), "")
+DCQCN-p is ccsim's reaction point itself (cc.DCQCNP with its defaults: g = 1/16, α₀ = 1, F = 5, R_ai = 0.2 of line rate, piecewise α decay, additive increase once T > F), driven through the simulator's algorithm interface. DCQCN is the reaction point the paper restates (§1, eqs. (2)–(8)) as equations: g = 1/256, F = 5, R_AI = 40 Mb/s at a 40 Gb/s line rate = 0.001, additive once T > F, R_C capped at line rate, R_T not. Readings: rai-literal (DCQCN's R_AI = 1 line rate, Table 3's literal "40 Gbit/s") and ge (both algorithms additive from T = F, the pseudo-code's lines 24/27).
 
-	marks := patternMarks(1)
-	pm := toSet(marks)
-	pp := dcqcnpRounds(p, pm, e1PatternRounds)
-	pq := dcqcnInterp.rounds(pm, e1PatternRounds)
-	rp, _ := recovery(pp)
-	rq, _ := recovery(pq)
-	claims["pattern"] = report.Verdict(fmt.Sprintf("%s / %s", roundOr(rp), roundOr(rq)), rp > 0 && rp <= 100 && (rq == 0 || rq > rp), "marks at rounds "+ints(marks))
-	sumP, sumQ := 0, 0
-	for _, id := range []string{"single", "two", "three", "incdec"} {
-		_, a := recovery(res[id].dp)
-		_, b := recovery(res[id].dq)
-		if b == 0 {
-			b = e1Rounds // never within the series: count the whole series
-		}
-		sumP += a
-		sumQ += b
-	}
-	faster := experiment.Pct(float64(sumQ), float64(sumP))
-	claims["faster50"] = report.Verdict(fmt.Sprintf("%.0f", faster), faster >= 50, fmt.Sprintf("Σ DCQCN %d rounds (never-recovered counted as %d) vs Σ DCQCN-p %d", sumQ, e1Rounds, sumP))
-	meanP, meanQ := meanRc(pp[1:e1Rounds+1]), meanRc(pq[1:e1Rounds+1])
-	higher := experiment.Pct(meanP, meanQ)
-	claims["rate50"] = report.Verdict(fmt.Sprintf("%.0f", higher), higher >= 50, fmt.Sprintf("mean R_c %.3f vs %.3f of line rate", meanP, meanQ))
-	sec.Figures = append(sec.Figures, e1Figure("pattern", "10 marks in 100 rounds", pp[:151], pq[:151], 150))
-	sec.Tables = append(sec.Tables, e1Series("pattern", "10 marks in 100 rounds", pp, pq, 150))
-	sec.Claims = ctx.Claims(claims)
-	sec.Notes = append(sec.Notes,
-		"DCQCN-p's numbers are those of ccsim's simulator code (cc.DCQCNP) driven round by round; they reproduce the paper's (3, 0.5), (4, 0.75), (5, 0.875) and full speed at round 9 only with additive increase when T > F (strict), the reading the paper's figure and its DCQCN text need (its pseudo-code says T ≥ F).",
-		"After a decrease that follows an incomplete recovery, the target R_t is the reduced rate, so DCQCN with R_AI = 40 Mb/s needs hundreds of rounds; the paper's DCQCN counts (9, 11–13) are only reachable with a much larger additive step, such as the literal 40 Gb/s of its Table 3 (shown as a third column). The paper's MATLAB model is not published, so which reading it used cannot be settled.")
-	return sec, nil
+Cases: one decrease (mark at round 3), two and three consecutive decreases (rounds 3–4, 3–5; where the paper's Fig. 4 puts them is not known: its text has R_c = 0.75 at round 4 in panel c), decrease–increase–decrease with the second cut K rounds after the first (marks at 3 and 3 + K, K = 2 … 10: the paper does not give K), and a pattern of 10 marks in 100 rounds (the paper's "P_max = 0.1, 10 marks"): the first at round 3 (the text's "(3, 0.5)" at the first congestion signal), 9 more drawn at random in rounds 4–100, ` + seedsText(sc) + `. Recovery rounds = the round at which R_c is back at line rate minus the round of the last mark. "50 % faster recovery" is derived as the paper's own numbers give it: DCQCN's recovery rounds / DCQCN-p's − 1 (9/6 − 1 = 50 %) in the decrease–increase–decrease case; "50 % higher rate" as the mean R_c over rounds 1–100 of the 10-mark pattern, DCQCN-p's / DCQCN's − 1.` + experiment.AtScale(sc, " At quick scale only the pattern's seeds change (one); every other case is the same as at paper scale.", "")
 }
 
-func meanRc(st []modelState) float64 {
-	s := 0.0
-	for _, x := range st {
-		s += x.Rc
+// e1Claims are the claims of §2.3 and the abstract, typed.
+func e1Claims() []experiment.Claim {
+	rounds := func(id, desc, pv string, lo, hi float64) experiment.Claim {
+		return experiment.Claim{ID: id, Description: desc, PaperValue: pv, Unit: "rounds", Kind: experiment.Range, Lo: lo, Hi: hi}
 	}
-	return s / float64(len(st))
-}
-
-func in(v, lo, hi int) bool { return v >= lo && v <= hi }
-
-// fewer reports a < b for round counts where 0 means "never".
-func fewer(a, b int) bool { return a > 0 && (b == 0 || a < b) }
-
-func roundsOr(n int) string {
-	if n == 0 {
-		return fmt.Sprintf("> %d", e1Rounds)
+	prec := &experiment.Tolerance{Abs: 0.0005} // R_c printed to 3 decimals
+	cs := []experiment.Claim{
+		{ID: "first-cut", Description: "first congestion signal: DCQCN-p's R_c is 0.5 at round 3 (§2.3)", PaperValue: "(3, 0.5)", Kind: experiment.Exact, Paper: 0.5, Tol: prec},
+		{ID: "fast-recovery-5", Description: "fast recovery after one decrease: R_c = 0.875 at round 5 (§2.3, Fig. 4a)", PaperValue: "(5, 0.875)", Kind: experiment.Exact, Paper: 0.875, Tol: prec},
+		{ID: "fast-recovery-4", Description: "fast recovery: R_c = 0.75 at round 4 (§2.3, \"Fig. 4c\"; checked on the one-decrease series)", PaperValue: "(4, 0.75)", Kind: experiment.Exact, Paper: 0.75, Tol: prec},
+		{ID: "full-speed", Description: "after one decrease DCQCN-p is back at full speed at round 9 (§2.3: \"R_c 为 (9,1)\")", PaperValue: "9", Unit: "round", Kind: experiment.Exact, Paper: 9},
+		{ID: "full-speed-rt0", Description: "at full speed R_t is set to 0 and the flow de-registered (§2.3)", PaperValue: "R_t = 0", Kind: experiment.Exact, Paper: 0},
+		rounds("consecutive-dcqcnp-2", "DCQCN-p's recovery rounds after 2 consecutive decreases (§2.3: \"通常需要 9 到 10 次\")", "9–10", 9, 10),
+		rounds("consecutive-dcqcnp-3", "DCQCN-p's recovery rounds after 3 consecutive decreases", "9–10", 9, 10),
+		rounds("consecutive-dcqcn-2", "DCQCN's recovery rounds after 2 consecutive decreases (§2.3: \"DCQCN 算法则需 11 到 13 次\")", "11–13", 11, 13),
+		rounds("consecutive-dcqcn-3", "DCQCN's recovery rounds after 3 consecutive decreases", "11–13", 11, 13),
+		{ID: "consecutive-order-2", Description: "after 2 consecutive decreases DCQCN-p recovers in fewer rounds than DCQCN (§2.3: \"明显优于\")", PaperValue: "9–10 < 11–13", Unit: "rounds", Kind: experiment.Direction, Rel: experiment.Less},
+		{ID: "consecutive-order-3", Description: "after 3 consecutive decreases DCQCN-p recovers in fewer rounds than DCQCN", PaperValue: "9–10 < 11–13", Unit: "rounds", Kind: experiment.Direction, Rel: experiment.Less},
 	}
-	return fmt.Sprint(n)
-}
-
-func roundOr(r int) string {
-	if r == 0 {
-		return fmt.Sprintf("> %d", e1PatternRounds)
+	for _, k := range incdecGaps {
+		g := fmt.Sprintf("g%d", k)
+		cs = append(cs,
+			experiment.Claim{ID: "incdec-" + g + "-dcqcnp", Description: fmt.Sprintf("decrease–increase–decrease (second cut %d rounds after the first): DCQCN-p needs 6 rounds to full speed (§2.3)", k), PaperValue: "6", Unit: "rounds", Kind: experiment.Exact, Paper: 6},
+			experiment.Claim{ID: "incdec-" + g + "-dcqcn", Description: fmt.Sprintf("decrease–increase–decrease (gap %d): DCQCN needs 9 rounds (§2.3)", k), PaperValue: "9", Unit: "rounds", Kind: experiment.Exact, Paper: 9},
+			experiment.Claim{ID: "faster50-" + g, Description: fmt.Sprintf("decrease–increase–decrease (gap %d): DCQCN-p recovers 50 %% faster than DCQCN (§2.3: \"快了 50%%\" = 9/6 − 1; ccsim: DCQCN's rounds / DCQCN-p's − 1)", k), PaperValue: "50", Unit: "%",
+				Kind: experiment.Direction, Rel: experiment.Less, Mag: experiment.MagValue, Paper: 50},
+		)
 	}
-	return fmt.Sprint(r)
-}
-
-func ints(xs []int) string {
-	var s []string
-	for _, x := range xs {
-		s = append(s, fmt.Sprint(x))
-	}
-	return strings.Join(s, ", ")
-}
-
-// e1Figure plots rounds 1..n: DCQCN-p's R_c, R_t, α and the mark bit, and
-// DCQCN's R_c (dashed).
-func e1Figure(id, title string, dp, dq []modelState, n int) report.Figure {
-	n = min(n, len(dp)-1)
-	var x, mark, rc, rt, a, qrc []float64
-	for r := 1; r <= n; r++ {
-		x = append(x, float64(r))
-		b := 0.0
-		if dp[r].Mark {
-			b = 1
-		}
-		mark = append(mark, b)
-		rc = append(rc, dp[r].Rc)
-		rt = append(rt, dp[r].Rt)
-		a = append(a, dp[r].Alpha)
-		qrc = append(qrc, dq[r].Rc)
-	}
-	return report.Figure{ID: id, Title: title, XLabel: "scheduling round", YLabel: "ratio (0–1.4)", Step: true, YMin: 0, YMax: 1.4,
-		Series: []report.Series{
-			{Label: "bitb (mark)", X: x, Y: mark, Style: 4},
-			{Label: "DCQCN-p R_c", X: x, Y: rc, Points: true, Style: 1},
-			{Label: "DCQCN-p R_t", X: x, Y: rt, Style: 2},
-			{Label: "DCQCN-p α", X: x, Y: a, Style: 3},
-			{Label: "DCQCN R_c", X: x, Y: qrc, Dashed: true, Style: 5},
-		}}
-}
-
-func e1Series(id, title string, dp, dq []modelState, n int) report.Table {
-	t := report.Table{ID: "rounds_" + id, Title: "Round series: " + title, Collapsed: true,
-		Columns: []string{"round", "bitb", "DCQCN-p R_c", "DCQCN-p R_t", "DCQCN-p α", "DCQCN-p registered", "DCQCN R_c", "DCQCN R_t", "DCQCN α"}}
-	f := func(v float64) string { return fmt.Sprintf("%.6g", v) }
-	for r := 1; r <= min(n, len(dp)-1); r++ {
-		b := "0"
-		if dp[r].Mark {
-			b = "1"
-		}
-		t.Rows = append(t.Rows, []string{fmt.Sprint(r), b, f(dp[r].Rc), f(dp[r].Rt), f(dp[r].Alpha), fmt.Sprint(!dp[r].Full), f(dq[r].Rc), f(dq[r].Rt), f(dq[r].Alpha)})
-	}
-	return t
+	return append(cs,
+		experiment.Claim{ID: "pattern-dcqcnp", Description: "10 marks in 100 rounds: DCQCN-p is back at full speed within the 100 rounds (§2.3: \"可以在 100 次调度中处理包\")", PaperValue: "≤ 100", Unit: "round", Kind: experiment.Range, Lo: 0, Hi: 100},
+		experiment.Claim{ID: "pattern-dcqcn", Description: "10 marks in 100 rounds: DCQCN needs 200 rounds for the same recovery (§2.3: \"DCQCN 则需使用 200 次调度\"; the round at which each is back at full speed)", PaperValue: "200", Unit: "round",
+			Kind: experiment.Direction, Rel: experiment.Less, Mag: experiment.MagValue, Paper: 200},
+		experiment.Claim{ID: "rate50", Description: "abstract: in single-flow congestion DCQCN-p's transfer rate is 50 % higher than DCQCN's (mean R_c over rounds 1–100 of the 10-mark pattern)", PaperValue: "50", Unit: "%",
+			Kind: experiment.Direction, Rel: experiment.Greater, Mag: experiment.MagValue, Paper: 50},
+	)
 }
