@@ -65,6 +65,7 @@ type Check struct {
 // paper's.
 func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
 	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.paperText(), Unit: c.Unit}
+	fnum := checkNum
 	v, err := c.Derive(s)
 	if err != nil {
 		row.Derived, row.Note = "—", err.Error()
@@ -90,8 +91,13 @@ func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
 	return row
 }
 
+// checkNum formats a check's constant: six significant digits, so that a
+// printed constant such as 52,025 B or 972.89 MiB shows whole.
+func checkNum(x float64) string { return fmt.Sprintf("%.6g", x) }
+
 // paperText is what the paper prints: the constant, or the bounds.
 func (c *Check) paperText() string {
+	fnum := checkNum
 	if !c.Bounds {
 		return fnum(c.Paper)
 	}
