@@ -132,6 +132,7 @@ func TestFlip(t *testing.T) {
 		{Claim{Kind: Exact, Paper: 9}, M(9)},
 		{Claim{Kind: Range, Lo: 0.5, Hi: math.Inf(1)}, M(1)},
 		{Claim{Kind: Count, Need: 14, Of: 14}, M(3, 14)},
+		{Claim{Kind: Count, Need: 14, Of: 14}, CountPairs(Less, []Sample{{1}, {2}}, []Sample{{2}, {1}}, nil, nil)},
 		{Claim{Kind: Magnitude, Mag: MagUpTo, Paper: 59}, MagOf(1, 2, 3)},
 		{Claim{Kind: Magnitude, Mag: MagUpTo, Paper: -59}, MagOf(1, 2, 3)},
 		{Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, MagOf(1, 2)},

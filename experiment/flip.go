@@ -90,6 +90,9 @@ func support(c *Claim, tol Tolerance, m Measure) (Measure, error) {
 			vals = []float64{v}
 		case Count:
 			vals = []float64{float64(max(c.Of, 1)), float64(max(c.Of, 1))}
+			if len(m.Values) == 3 { // [k, n, u] (CountPairs): nothing undecided
+				vals = append(vals, 0)
+			}
 		}
 		if len(vals) != len(m.Values) {
 			return x, fmt.Errorf("claim %s: a %v claim measured with %d values", c.ID, c.Kind, len(m.Values))
@@ -134,7 +137,7 @@ func contraValues(c *Claim, m Measure) ([]Sample, error) {
 		if c.Need <= 0 {
 			return nil, fmt.Errorf("claim %s cannot fail: it needs %d of %d", c.ID, c.Need, c.Of)
 		}
-		vals[0], vals[1] = 0, float64(c.Of)
+		vals[0], vals[1] = 0, float64(c.Of) // and, for [k, n, u], nothing undecided
 	}
 	return shaped(vals, m.Values), nil
 }

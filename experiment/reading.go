@@ -64,7 +64,7 @@ type Check struct {
 // evaluate derives the check's constant from s and compares it with the
 // paper's.
 func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
-	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.paperText(), Unit: c.Unit}
+	row := report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.PaperText(), Unit: c.Unit}
 	fnum := checkNum
 	v, err := c.Derive(s)
 	if err != nil {
@@ -95,8 +95,8 @@ func (c *Check) evaluate(s *scenario.Scenario) report.CheckRow {
 // printed constant such as 52,025 B or 972.89 MiB shows whole.
 func checkNum(x float64) string { return fmt.Sprintf("%.6g", x) }
 
-// paperText is what the paper prints: the constant, or the bounds.
-func (c *Check) paperText() string {
+// PaperText is what the paper prints: the constant, or the bounds ("≥ 94.5").
+func (c *Check) PaperText() string {
 	fnum := checkNum
 	if !c.Bounds {
 		return fnum(c.Paper)

@@ -195,7 +195,7 @@ func checkReadings(st *Store, e *Experiment) []report.Reading {
 			c := &e.Checks[i]
 			var row report.CheckRow
 			if resolveErr != nil {
-				row = report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.paperText(), Derived: "—", Unit: c.Unit, Note: resolveErr.Error()}
+				row = report.CheckRow{ID: c.ID, Description: c.Description, Paper: c.PaperText(), Derived: "—", Unit: c.Unit, Note: resolveErr.Error()}
 			} else {
 				row = c.evaluate(s)
 			}

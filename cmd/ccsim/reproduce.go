@@ -103,8 +103,16 @@ func listReadings(w io.Writer, e *experiment.Experiment) {
 		fmt.Fprintf(w, "    reading %s%s: %s\n", r.ID, primary, r.Title)
 	}
 	for _, c := range e.Checks {
-		fmt.Fprintf(w, "    check %s: %s = %g %s (the paper's printed constant against each reading's setup)\n", c.ID, c.Description, c.Paper, c.Unit)
+		fmt.Fprintf(w, "    check %s: %s %s %s (the paper's printed constant against each reading's setup)\n", c.ID, c.Description, checkRel(&c), c.Unit)
 	}
+}
+
+// checkRel is a check's printed constant ("= 4654") or bounds ("≥ 94.5").
+func checkRel(c *experiment.Check) string {
+	if c.Bounds {
+		return c.PaperText()
+	}
+	return "= " + c.PaperText()
 }
 
 // claimKind describes how a claim is decided.
