@@ -223,4 +223,3 @@ func trainPredictor(cfg Config, data nn.Dataset, r *rand.Rand) (*nn.Sequential, 
 	}
 	return m, log, nil
 }
-
