@@ -178,6 +178,9 @@ func TestChecks(t *testing.T) {
 		"e2":   {"incasts": 320 * 100e9 * 0.02 * 0.01 / (8 * 60 * 500_000), "window": 10, "hosts": 320, "host-link": 100, "rtt-target": 5},
 	}
 	for _, e := range []*experiment.Experiment{e1cd(), e1f(), e2()} {
+		if len(e.Readings) == 0 || len(e.Checks) == 0 {
+			t.Fatalf("%s: %d readings, %d checks", e.ID, len(e.Readings), len(e.Checks))
+		}
 		for _, r := range e.Readings {
 			got := derive(e, r, nil)
 			for id, w := range want[e.ID] {
