@@ -166,14 +166,27 @@ func (p *PIDNNParams) load() error {
 }
 
 // PIDNNTraining configures the online training of the gains (paper 001
-// §3.5.2–3.5.3; docs/algorithms/pidnn.md §5.2, I12): after every sample
-// except a flow's first, W ← W − μ(n)·clip(∂J/∂W) with μ(n) = Mu0/√(n+1), n
-// the number of updates so far (Updates at the start of the run).
+// §3.5.2–3.5.3; docs/algorithms/pidnn.md §5.2, I12). Each flow trains its
+// own controller: after every sample except the flow's first, its
+// W ← W − μ(n)·clip(∂J/∂W) with μ(n) = Mu0/√(n+1), n the number of the
+// flow's updates so far (t of eq. 26 is the order in the flow's series,
+// §3.3).
 type PIDNNTraining struct {
-	Mu0     float64 // μ's scale (0.01)
-	Clip    float64 // each gradient component is clipped to [−Clip, Clip] (0.1)
-	Beta    float64 // the constant that replaces ∂rtt/∂rate (1.0)
-	Updates int64   // updates made in earlier runs
+	Mu0  float64 // μ's scale (0.01)
+	Clip float64 // each gradient component is clipped to [−Clip, Clip] (0.1)
+	Beta float64 // the constant that replaces ∂rtt/∂rate (1.0)
+	// Start is each flow's state at the start of the run, by QP id (its
+	// gains and its updates in earlier runs), so that a flow continues its
+	// own training over several runs; a flow without an entry starts from
+	// the run's gains with no update.
+	Start map[int32]PIDNNFlowState
+}
+
+// PIDNNFlowState is one flow's gain-training state: its gains and the
+// number of updates it has made.
+type PIDNNFlowState struct {
+	Gains   pidnnmodel.Gains
+	Updates int64
 }
 
 // DefaultPIDNNTraining returns the paper's training constants.
@@ -181,8 +194,9 @@ func DefaultPIDNNTraining() PIDNNTraining { return PIDNNTraining{Mu0: 0.01, Clip
 
 // PIDNNRun is the state the PIDNN senders of one simulation run share: the
 // constants, the predictor (one inference kernel per run: a run is
-// single-threaded) and the gains, which all senders read and, when training,
-// all update.
+// single-threaded) and the gains every sender starts from. Each sender
+// controls with its own copy of the gains (frozen, or trained online per
+// flow: I12).
 type PIDNNRun struct {
 	p                PIDNNParams
 	pred             *lstmPredictor
@@ -193,7 +207,8 @@ type PIDNNRun struct {
 	rmin, rmax, rini float64 // b/s
 	senders          []*PIDNN
 	jSum             float64 // Σ J of this run's gain updates
-	jN               int64
+	updates          int64   // this run's gain updates, all flows
+	kpPos            int64   // of which with ∂J/∂K_p > 0
 }
 
 // NewPIDNNRun returns the shared state of one run with the given (validated)
@@ -219,37 +234,50 @@ func NewPIDNNRun(p *PIDNNParams, predictor *nn.Sequential, g pidnnmodel.Gains) (
 	return r, nil
 }
 
-// Train makes the run update its gains online (starting from the gains it
-// was made with); Gains and Updates report the result.
+// Train makes every sender of the run train its own gains online (from
+// t.Start's state, else from the gains the run was made with); the senders'
+// Gains and Updates report the result. It must be called before the run's
+// senders are made (New).
 func (r *PIDNNRun) Train(t PIDNNTraining) { r.training, r.tr = true, t }
 
-// Record makes every sender keep its RTT samples (PIDNN.Samples) and the run
-// keep its senders (Senders).
+// Record makes every sender keep its RTT samples (PIDNN.Samples) and, when
+// training, its gains after each update (PIDNN.GainTrace).
 func (r *PIDNNRun) Record() { r.record = true }
 
-// Gains returns the current gains.
+// Gains returns the gains the run was made with (every sender's gains when
+// frozen; the starting point of a flow without a Start state when
+// training).
 func (r *PIDNNRun) Gains() pidnnmodel.Gains { return r.gains }
 
-// Updates returns the number of gain updates so far (including the earlier
-// runs' PIDNNTraining.Updates).
-func (r *PIDNNRun) Updates() int64 { return r.tr.Updates }
+// Updates returns the number of gain updates in this run, over all flows.
+func (r *PIDNNRun) Updates() int64 { return r.updates }
+
+// KpGradPositive returns how many of this run's gain updates had
+// ∂J/∂K_p > 0 (an update that lowers K_p; docs/algorithms/pidnn.md §11.2).
+func (r *PIDNNRun) KpGradPositive() int64 { return r.kpPos }
 
 // MeanJ is the mean of J = ½(R − rtt_target)² (µs²) over this run's gain
 // updates (eq. 21; 0 without training).
 func (r *PIDNNRun) MeanJ() float64 {
-	if r.jN == 0 {
+	if r.updates == 0 {
 		return 0
 	}
-	return r.jSum / float64(r.jN)
+	return r.jSum / float64(r.updates)
 }
 
-// Senders returns the senders made so far (with Record only).
+// Senders returns the senders made so far (with Record or Train).
 func (r *PIDNNRun) Senders() []*PIDNN { return r.senders }
 
-// New returns the sender of QP q.
+// New returns the sender of QP q, with the run's gains or, when training,
+// its flow's Start state.
 func (r *PIDNNRun) New(q *fabric.QP) fabric.Algorithm {
-	c := &PIDNN{run: r, Flow: q.ID}
-	if r.record {
+	c := &PIDNN{run: r, Flow: q.ID, gains: r.gains}
+	if r.training {
+		if st, ok := r.tr.Start[q.ID]; ok {
+			c.gains, c.updates = st.Gains, st.Updates
+		}
+	}
+	if r.record || r.training {
 		r.senders = append(r.senders, c)
 	}
 	return c
@@ -334,6 +362,12 @@ type PIDNN struct {
 	E, I, D, Delta float64
 	nI             int64
 
+	// the flow's controller gains (frozen, or trained online: I12), its
+	// gain updates so far (earlier runs included) and this run's updates
+	// with ∂J/∂K_p > 0
+	gains   pidnnmodel.Gains
+	updates int64
+	kpPos   int64
 	// gain training: the previous step's [e, I, D] and the rate before its
 	// multiplication (rate(t−1) of eq. 24)
 	prevOut  [3]float64
@@ -345,9 +379,22 @@ type PIDNN struct {
 	devN    int64
 	Adjusts int
 
-	// Samples holds every RTT sample in µs when the run records.
-	Samples []float64
+	// Samples holds every RTT sample in µs when the run records; GainTrace
+	// the gains after each of this run's updates when it records and
+	// trains.
+	Samples   []float64
+	GainTrace []pidnnmodel.Gains
 }
+
+// Gains returns the flow's gains (after its updates so far when training).
+func (c *PIDNN) Gains() pidnnmodel.Gains { return c.gains }
+
+// Updates returns the flow's gain updates so far, earlier runs included.
+func (c *PIDNN) Updates() int64 { return c.updates }
+
+// KpGradPositive returns how many of the flow's updates in this run had
+// ∂J/∂K_p > 0.
+func (c *PIDNN) KpGradPositive() int64 { return c.kpPos }
 
 // Start sets the initial rate (10 Gb/s, capped by the line rate) and arms
 // the RTT sampler.
@@ -410,7 +457,7 @@ func (c *PIDNN) Step(q *fabric.QP, R float64) {
 	// online gain training with the measured sample that followed the
 	// previous step (eqs. 21–26, I12)
 	if r.training && c.N >= 1 {
-		r.updateGains(c, R)
+		c.updateGains(R)
 	}
 	c.N++
 	// prediction, eq. (12); the first two samples (t < 2) have no three
@@ -431,7 +478,7 @@ func (c *PIDNN) Step(q *fabric.QP, R float64) {
 	}
 	c.D = e - c.E
 	c.E = e
-	g := r.gains
+	g := c.gains
 	d := float64(g.Kp*e) + float64(g.Ki*c.I) + float64(g.Kd*c.D)
 	d = min(max(d, p.DMin), p.DMax) // eq. (20), I7
 	c.Delta = d
@@ -447,24 +494,34 @@ func (c *PIDNN) Step(q *fabric.QP, R float64) {
 	}
 }
 
-// updateGains is one step of the online gain training for the sample R
-// (µs) that followed c's previous control step: with the previous step's
-// outputs [e, I, D] and the rate before it, rate(t−1) (I12),
+// updateGains is one step of the flow's online gain training for the
+// sample R (µs) that followed its previous control step: with the previous
+// step's outputs [e, I, D] and the rate before it, rate(t−1) (I12),
 //
 //	∂J/∂W = (R − rtt_target)·β·rate(t−1)·[e, I, D]    (µs, Gb/s)
-//	W ← W − μ(n)·clip(∂J/∂W, ±Clip),  μ(n) = Mu0/√(n+1).
-func (r *PIDNNRun) updateGains(c *PIDNN, R float64) {
+//	W ← W − μ(n)·clip(∂J/∂W, ±Clip),  μ(n) = Mu0/√(n+1),
+//
+// W the flow's gains and n the flow's updates so far.
+func (c *PIDNN) updateGains(R float64) {
+	r := c.run
 	t := &r.tr
 	scale := float64(float64((R-c.Target)*t.Beta) * (c.prevRate / 1e9))
-	mu := t.Mu0 / math.Sqrt(float64(t.Updates+1))
-	w := [3]*float64{&r.gains.Kp, &r.gains.Ki, &r.gains.Kd}
+	mu := t.Mu0 / math.Sqrt(float64(c.updates+1))
+	if float64(scale*c.prevOut[0]) > 0 {
+		c.kpPos++
+		r.kpPos++
+	}
+	w := [3]*float64{&c.gains.Kp, &c.gains.Ki, &c.gains.Kd}
 	for k, o := range c.prevOut {
 		gk := min(max(float64(scale*o), -t.Clip), t.Clip)
 		*w[k] -= float64(mu * gk)
 	}
-	t.Updates++
+	c.updates++
+	r.updates++
 	r.jSum += 0.5 * float64((R-c.Target)*(R-c.Target))
-	r.jN++
+	if r.record {
+		c.GainTrace = append(c.GainTrace, c.gains)
+	}
 }
 
 // rttch is the RTT-target adjustment (paper §3.5.4, Table 2, eqs. 27–28)

@@ -41,9 +41,39 @@ var gainsBin []byte
 //go:embed train.json
 var trainLog []byte
 
+//go:embed train-seed2.json
+var trainLogSeed2 []byte
+
+//go:embed train-seed3.json
+var trainLogSeed3 []byte
+
 // ShippedLog returns a copy of the embedded training log (train.json) of the
 // shipped files: dataset sizes, MAE/MAPE per epoch, gains per run.
 func ShippedLog() []byte { return append([]byte(nil), trainLog...) }
+
+// SeedLogFile is the name of the shipped training log of seed n ≠ 1
+// (train-seed2.json: `ccsim train pidnn --seed 2`'s train.json).
+func SeedLogFile(n uint64) string { return fmt.Sprintf("train-seed%d.json", n) }
+
+// LogSeeds are the seeds whose training logs are shipped: the shipped
+// model's (1) and two more, whose predictor training differs only in its
+// random initialisation and draws (the simulations are deterministic), so
+// that the predictor's MAPE is known over seeds (paper 001 Table 1).
+var LogSeeds = []uint64{1, 2, 3}
+
+// ShippedSeedLog returns a copy of the shipped training log of a seed of
+// LogSeeds (seed 1: train.json), nil for another seed.
+func ShippedSeedLog(seed uint64) []byte {
+	switch seed {
+	case 1:
+		return ShippedLog()
+	case 2:
+		return append([]byte(nil), trainLogSeed2...)
+	case 3:
+		return append([]byte(nil), trainLogSeed3...)
+	}
+	return nil
+}
 
 // ShippedPredictorBytes and ShippedGainsBytes return copies of the embedded
 // files.

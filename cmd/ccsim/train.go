@@ -13,9 +13,10 @@ func trainCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "train MODEL",
 		Short: "train a learned controller and write its model files (MODEL: pidnn)",
-		Long: "train pidnn: simulate the RTT collection runs of paper 001's 20:1 incast (TIMELY and the untrained PID),\n" +
-			"build the balanced dataset, train the LSTM RTT predictor (MAPE per epoch beside the paper's Table 1),\n" +
-			"train the PID gains online and write predictor.bin, gains.bin and train.json (docs/algorithms/pidnn.md §9).\n" +
+		Long: "train pidnn: simulate paper 001's 20:1 incast with TIMELY (RTT collection) and with the untrained PID alone,\n" +
+			"each flow training its own gains online; build the balanced dataset from both runs' RTT samples, train the\n" +
+			"LSTM RTT predictor (MAPE per epoch beside the paper's Table 1) and write predictor.bin, gains.bin (the long\n" +
+			"flow's gains) and train.json (docs/algorithms/pidnn.md §9).\n" +
 			"With the default seed the files equal the shipped ones in cc/pidnnmodel.",
 	}
 	c.AddCommand(trainPIDNNCmd())
@@ -49,7 +50,7 @@ func trainPIDNNCmd() *cobra.Command {
 	c.Flags().Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed (initialisation, dataset draws, shuffles, simulations)")
 	c.Flags().IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "predictor training epochs")
 	c.Flags().IntVar(&cfg.BatchSize, "batch", cfg.BatchSize, "Adam mini-batch size of the predictor training (the paper does not give it; docs/algorithms/pidnn.md I18)")
-	c.Flags().IntVar(&cfg.GainRuns, "gain-runs", cfg.GainRuns, "at most this many online gain-training runs (fewer when the gains settle)")
-	c.Flags().IntVar(&cfg.Workers, "workers", 0, "parallel collection runs (0 = up to 2)")
+	c.Flags().IntVar(&cfg.GainRuns, "gain-runs", cfg.GainRuns, "at most this many online gain-training runs, each flow continuing its own gains (fewer when the gains settle)")
+	c.Flags().IntVar(&cfg.Workers, "workers", 0, "1: the TIMELY collection and the gain training one after the other; otherwise in parallel (0 = up to 2)")
 	return c
 }

@@ -1,9 +1,7 @@
 package pidnn
 
 import (
-	"errors"
 	"fmt"
-	"sync"
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
@@ -13,6 +11,8 @@ import (
 	"github.com/ccsim/ccsim/sim"
 )
 
+// sources are the dataset's sources: "timely", the TIMELY collection run,
+// and "pid", the PID-only gain-training runs (§3.4.2).
 var sources = []string{"timely", "pid"}
 
 // withCC returns the scenario yml running algorithm name with params (a
@@ -40,106 +40,54 @@ func pidParams(cfg Config, predictor string) *cc.PIDNNParams {
 	return p
 }
 
-// collect runs the RTT collection simulations (in parallel with
-// cfg.Workers ≥ 2) and returns each source's per-flow sample sequences (µs,
-// flows in id order) and the scenario's name.
-func collect(cfg Config, yml []byte) (map[string][][]float64, string, error) {
-	out := map[string][][]float64{}
-	errs := make([]error, len(sources))
-	seqs := make([][][]float64, len(sources))
-	name := ""
-	workers := cfg.Workers
-	if workers == 0 {
-		workers = 2
-	}
-	sem := make(chan struct{}, workers)
-	var wg sync.WaitGroup
-	for i, src := range sources {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			var s *scenario.Scenario
-			var err error
-			if src == "timely" {
-				s, err = withCC(yml, "timely", "")
-			} else {
-				s, err = withCC(yml, "pid", "{gains: initial}")
-			}
-			if err != nil {
-				errs[i] = err
-				return
-			}
-			if i == 0 {
-				name = s.Name
-			}
-			seqs[i], errs[i] = collectOne(cfg, s, src)
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+// collect runs the RTT collection simulation of TIMELY and returns its
+// per-flow sample sequences (µs, flows in id order) and the scenario's
+// name.
+func collect(cfg Config, yml []byte) ([][]float64, string, error) {
+	s, err := withCC(yml, "timely", "")
+	if err != nil {
 		return nil, "", err
 	}
-	for i, src := range sources {
-		out[src] = seqs[i]
-	}
-	return out, name, nil
+	seqs, err := collectTimely(cfg, s)
+	return seqs, s.Name, err
 }
 
-// collectOne runs one collection simulation and returns the per-flow RTT
-// samples taken with paper 001's one-per-RTT rule.
-func collectOne(cfg Config, s *scenario.Scenario, src string) ([][]float64, error) {
+// collectTimely runs the TIMELY collection simulation and returns the
+// per-flow RTT samples taken with paper 001's one-per-RTT rule.
+func collectTimely(cfg Config, s *scenario.Scenario) ([][]float64, error) {
 	b, err := assemble.Build(s, s.CC[0], assemble.Options{Seed: cfg.Seed, SeedSet: true})
 	if err != nil {
-		return nil, fmt.Errorf("pidnn training: %s run: %w", src, err)
+		return nil, fmt.Errorf("pidnn training: timely run: %w", err)
 	}
 	n := len(b.Flows)
 	seqs := make([][]float64, n)
-	switch src {
-	case "timely":
-		spec, err := cc.Lookup("timely")
-		if err != nil {
-			return nil, err
+	spec, err := cc.Lookup("timely")
+	if err != nil {
+		return nil, err
+	}
+	p := spec.Defaults()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	inner, _ := spec.New(p)
+	recs := make([]*recorder, n)
+	b.Net.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm {
+		r := &recorder{Algorithm: inner(q)}
+		recs[q.ID] = r
+		return r
+	})
+	res := b.Run()
+	if err := unfinished(res, "timely"); err != nil {
+		return nil, err
+	}
+	for i, r := range recs {
+		if r == nil {
+			continue
 		}
-		p := spec.Defaults()
-		if err := p.Validate(); err != nil {
-			return nil, err
+		if r.conflict {
+			return nil, fmt.Errorf("pidnn training: timely uses the send hook; its RTT samples cannot be recorded")
 		}
-		inner, _ := spec.New(p)
-		recs := make([]*recorder, n)
-		b.Net.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm {
-			r := &recorder{Algorithm: inner(q)}
-			recs[q.ID] = r
-			return r
-		})
-		res := b.Run()
-		if err := unfinished(res, src); err != nil {
-			return nil, err
-		}
-		for i, r := range recs {
-			if r == nil {
-				continue
-			}
-			if r.conflict {
-				return nil, fmt.Errorf("pidnn training: timely uses the send hook; its RTT samples cannot be recorded")
-			}
-			seqs[i] = r.samples
-		}
-	case "pid":
-		run, err := cc.NewPIDNNRun(pidParams(cfg, "none"), nil, cfg.InitialGains)
-		if err != nil {
-			return nil, err
-		}
-		run.Record()
-		b.Net.SetAlgorithm(run.New)
-		res := b.Run()
-		if err := unfinished(res, src); err != nil {
-			return nil, err
-		}
-		for _, c := range run.Senders() {
-			seqs[c.Flow] = c.Samples
-		}
+		seqs[i] = r.samples
 	}
 	return seqs, nil
 }

@@ -17,14 +17,16 @@ type Config struct {
 	LR         float64 // Adam learning rate (0.001)
 	MaxPairs   int     // size of the balanced dataset at most (the paper's 19,058, I17)
 	Sigma      float64 // EWMA σ of the features (0.2)
-	// GainRuns bounds the online gain training runs; training stops earlier
-	// when no gain moves by more than GainTol over a run (I13).
+	// GainRuns bounds the online gain training runs (PID alone, each flow
+	// its own controller, continuing its state from run to run); training
+	// stops earlier when no flow's gain moves by more than GainTol over a
+	// run (I13).
 	GainRuns     int
 	GainTol      float64
 	Training     cc.PIDNNTraining // μ scale, clip, β
 	InitialGains pidnnmodel.Gains // [−0.2, −0.05, 0.1]
 	RTTTargetUs  float64          // rtt_target of the PID runs (5 µs)
-	Workers      int              // parallel collection runs (0 = 2)
+	Workers      int              // 1: the TIMELY collection and the gain training one after the other; otherwise in parallel
 	// ScenarioYAML is the incast the runs simulate; nil = the built-in
 	// default scenario (the 20:1 incast of paper 001). It must not have cc:
 	// or params: sections (the pipeline sets them).
@@ -58,8 +60,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("max pairs = %d out of range [train + test pairs = %d, 1e8]", c.MaxPairs, c.TrainPairs+c.TestPairs)
 	case !(c.Sigma > 0 && c.Sigma <= 1):
 		return fmt.Errorf("sigma = %v out of range (0, 1]", c.Sigma)
-	case c.GainRuns < 0 || c.GainRuns > 1000:
-		return fmt.Errorf("gain runs = %d out of range [0, 1000]", c.GainRuns)
+	case c.GainRuns < 1 || c.GainRuns > 1000:
+		return fmt.Errorf("gain runs = %d out of range [1, 1000]", c.GainRuns)
 	case !(c.GainTol >= 0 && c.GainTol <= 1):
 		return fmt.Errorf("gain tolerance = %v out of range [0, 1]", c.GainTol)
 	case !(c.Training.Mu0 > 0 && c.Training.Mu0 <= 1):
@@ -68,8 +70,6 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("gradient clip = %v out of range (0, 1e6]", c.Training.Clip)
 	case !(c.Training.Beta > 0 && c.Training.Beta <= 1e6):
 		return fmt.Errorf("beta = %v out of range (0, 1e6]", c.Training.Beta)
-	case c.Training.Updates < 0:
-		return fmt.Errorf("training updates = %d, want ≥ 0", c.Training.Updates)
 	case !(c.RTTTargetUs > 0 && c.RTTTargetUs <= 1e6):
 		return fmt.Errorf("rtt_target_us = %v out of range (0, 1e6]", c.RTTTargetUs)
 	case c.Workers < 0 || c.Workers > 1024:

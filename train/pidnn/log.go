@@ -11,15 +11,37 @@ var PaperTable1 = [2][19]float64{
 
 // Log is the training log written as train.json.
 type Log struct {
-	Paper     string           `json:"paper"`
-	Scenario  string           `json:"scenario"`
-	Seed      uint64           `json:"seed"`
-	Config    configLog        `json:"config"`
-	Dataset   DatasetLog       `json:"dataset"`
-	Epochs    []EpochLog       `json:"epochs"`
-	GainRuns  []GainRunLog     `json:"gain_runs"`
-	Gains     pidnnmodel.Gains `json:"gains"`
-	Converged bool             `json:"converged"`
+	Paper    string       `json:"paper"`
+	Scenario string       `json:"scenario"`
+	Seed     uint64       `json:"seed"`
+	Config   configLog    `json:"config"`
+	Dataset  DatasetLog   `json:"dataset"`
+	Epochs   []EpochLog   `json:"epochs"`
+	GainRuns []GainRunLog `json:"gain_runs"`
+	// LongFlow is the flow with the most gain updates (the lowest id among
+	// equals), whose gains are shipped: Gains. LongFlowTrace is its gains
+	// at every tenth of its updates.
+	LongFlow      int32            `json:"long_flow"`
+	Gains         pidnnmodel.Gains `json:"gains"`
+	LongFlowTrace []GainPoint      `json:"long_flow_trace"`
+	// KpGrad counts the gain updates with ∂J/∂K_p > 0 (each lowers K_p)
+	// among all updates of every flow and run.
+	KpGrad    GradSignLog `json:"kp_grad"`
+	Converged bool        `json:"converged"`
+}
+
+// GradSignLog is how many of Updates had a positive gradient.
+type GradSignLog struct {
+	Positive int64 `json:"positive"`
+	Updates  int64 `json:"updates"`
+}
+
+// GainPoint is a flow's gains after Updates of its gain updates, with the
+// path Σ|Δ| of each gain since the previous point.
+type GainPoint struct {
+	Updates int64            `json:"updates"`
+	Gains   pidnnmodel.Gains `json:"gains"`
+	Path    pidnnmodel.Gains `json:"path"`
 }
 
 type configLog struct {
@@ -41,7 +63,8 @@ type configLog struct {
 
 // DatasetLog describes the collected samples and the balanced dataset.
 type DatasetLog struct {
-	// Samples and Pairs per source run ("timely", "pid"): RTT samples and
+	// Samples and Pairs per source ("timely": the TIMELY collection run;
+	// "pid": the PID-only gain-training runs): RTT samples and
 	// (input, label) pairs; PairsPerBin per source and |K| range.
 	Samples     map[string]int    `json:"samples"`
 	Pairs       map[string]int    `json:"pairs"`
@@ -68,15 +91,29 @@ type EpochLog struct {
 	TestMAPE  float64 `json:"test_mape"`
 }
 
-// GainRunLog is one online gain training run: the gains after it, the
-// largest change of a gain over it, the updates so far, and the run's mean
-// FCT and finish time.
+// GainRunLog is one online gain training run (PID only, every flow its
+// own controller): the run's updates (and those with ∂J/∂K_p > 0), the
+// largest change of any flow's gain over the run, the run's mean FCT and
+// finish time, and every flow's outcome.
 type GainRunLog struct {
-	Run       int              `json:"run"`
-	MeanJ     float64          `json:"mean_j"` // mean of J = ½(R − rtt_target)² (µs²) over the run's updates
-	Gains     pidnnmodel.Gains `json:"gains"`
-	MaxChange float64          `json:"max_change"`
-	Updates   int64            `json:"updates"`
-	FCTMeanUs float64          `json:"fct_mean_us"`
-	FinishUs  float64          `json:"finish_us"`
+	Run            int           `json:"run"`
+	MeanJ          float64       `json:"mean_j"` // mean of J = ½(R − rtt_target)² (µs²) over the run's updates
+	Updates        int64         `json:"updates"`
+	KpGradPositive int64         `json:"kp_grad_positive"`
+	MaxChange      float64       `json:"max_change"`
+	FCTMeanUs      float64       `json:"fct_mean_us"`
+	FinishUs       float64       `json:"finish_us"`
+	Flows          []FlowGainLog `json:"flows"`
+}
+
+// FlowGainLog is one flow of a gain-training run: its size, RTT samples in
+// the run, gain updates so far (earlier runs included), gains after the
+// run, and the run's updates with ∂J/∂K_p > 0.
+type FlowGainLog struct {
+	Flow           int32            `json:"flow"`
+	SizeBytes      int64            `json:"size_bytes"`
+	Samples        int              `json:"samples"`
+	Updates        int64            `json:"updates"`
+	Gains          pidnnmodel.Gains `json:"gains"`
+	KpGradPositive int64            `json:"kp_grad_positive"`
 }

@@ -1,13 +1,13 @@
 // Package pidnn is the training pipeline of paper 001's PIDNN controller
-// (`ccsim train pidnn`; docs/algorithms/pidnn.md §9): it simulates the RTT
-// collection runs of the 20:1 incast (TIMELY and the untrained PID
-// controller), builds the LSTM predictor's dataset with the four-range
-// balanced sampling, trains the predictor (19 epochs of 800 training and
-// 200 test pairs, Adam at 0.001 with one step per pair, MAE) reporting MAPE
-// per epoch beside the paper's Table 1, then trains the PID gains online in
-// repeated incast runs with the predictor in the loop, and returns the
-// model files. Everything is deterministic: the same configuration and seed
-// give the same bytes.
+// (`ccsim train pidnn`; docs/algorithms/pidnn.md §9): it simulates the
+// 20:1 incast with TIMELY (RTT collection) and with the untrained PID alone
+// training its gains online, every flow its own controller (paper §3.5.3);
+// builds the LSTM predictor's dataset from the samples of both runs with
+// the four-range balanced sampling (§3.4.2); trains the predictor (19
+// epochs of 800 training and 200 test pairs, Adam at 0.001 with one step
+// per pair, MAE) reporting MAPE per epoch beside the paper's Table 1; and
+// returns the model files, with the long flow's gains. Everything is
+// deterministic: the same configuration and seed give the same bytes.
 //
 // It lives outside cc (beside experiment/papers/pidnn, which imports it as
 // pidnntrain) because it builds its runs through scenario and
@@ -19,17 +19,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"time"
 
-	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/cc/pidnnmodel"
 	"github.com/ccsim/ccsim/ml/nn"
 	"github.com/ccsim/ccsim/scenario"
-	"github.com/ccsim/ccsim/scenario/assemble"
 )
 
 // Result is the outcome of a training run.
@@ -84,17 +81,43 @@ func Run(cfg Config, progress io.Writer) (*Result, error) {
 		},
 	}
 
-	// 1. RTT collection (E1a): TIMELY and the untrained PID on the incast
-	seqs, name, err := collect(cfg, yml)
+	// 1. RTT collection (E1a) with TIMELY and 2. the online gain training
+	// with PID alone, per flow (§3.5.3), in parallel with 2 workers
+	var tseq [][]float64
+	var name string
+	var cerr error
+	done := make(chan struct{})
+	collectTimely := func() { tseq, name, cerr = collect(cfg, yml); close(done) }
+	if cfg.Workers == 1 {
+		collectTimely()
+	} else {
+		go collectTimely()
+	}
+	gt, err := trainGains(cfg, yml, progress)
+	<-done
 	if err != nil {
 		return nil, err
 	}
+	if cerr != nil {
+		return nil, cerr
+	}
 	lg.Scenario = name
-	fmt.Fprintf(progress, "RTT collection on %s (%.1f s): ", name, time.Since(t0).Seconds())
+	lg.GainRuns, lg.Converged = gt.runs, gt.converged
+	lg.LongFlow, lg.Gains, lg.LongFlowTrace = gt.long.Flow, gt.long.Gains, gt.trace
+	lg.KpGrad = GradSignLog{Positive: gt.kpPos, Updates: gt.updates}
+	state := "converged"
+	if !gt.converged {
+		state = fmt.Sprintf("not converged after %d runs", len(gt.runs))
+	}
+	gains := gt.long.Gains
+	fmt.Fprintf(progress, "gains of the long flow %d (%d updates) [K_p, K_i, K_d] = [%.4f, %.4f, %.4f] (%s; paper: [−0.358, −0.060, 0.040]); ∂J/∂K_p > 0 in %d of %d updates (%.1f s)\n",
+		gt.long.Flow, gt.long.Updates, gains.Kp, gains.Ki, gains.Kd, state, gt.kpPos, gt.updates, time.Since(t0).Seconds())
 
-	// 2. dataset with the balanced sampling (I16, I17)
+	// 3. dataset with the balanced sampling (I16, I17): TIMELY's samples
+	// and those of the gain-training runs (§3.4.2)
+	fmt.Fprintf(progress, "dataset from the runs on %s: ", name)
 	r := nn.NewRand(cfg.Seed)
-	data, dl, err := buildDataset(cfg, seqs, r)
+	data, dl, err := buildDataset(cfg, map[string][][]float64{"timely": tseq, "pid": gt.seqs}, r)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +128,7 @@ func Run(cfg Config, progress io.Writer) (*Result, error) {
 	fmt.Fprintf(progress, "balanced: %d per |K| range, %d pairs\n", dl.PerBin, dl.Total)
 	fmt.Fprintf(progress, "MAPE on the balanced dataset without learning: RTT_pred = S_t %.4f, RTT_pred = R_t %.4f\n", dl.MAPEHoldS, dl.MAPEHoldR)
 
-	// 3. predictor training (E1b, Table 1)
+	// 4. predictor training (E1b, Table 1)
 	t1 := time.Now()
 	m, epochs, err := trainPredictor(cfg, data, r)
 	if err != nil {
@@ -123,24 +146,10 @@ func Run(cfg Config, progress io.Writer) (*Result, error) {
 		fmt.Fprintf(progress, "%5d  %10.4f (%s)   %9.4f (%s)   %9.5f  %9.5f\n", e.Epoch, e.TrainMAPE, pt, e.TestMAPE, ps, e.TrainMAE, e.TestMAE)
 	}
 
-	// 4. online gain training with the predictor in the loop (§3.5)
-	t2 := time.Now()
-	gains, runs, converged, err := trainGains(cfg, yml, m, progress)
-	if err != nil {
-		return nil, err
-	}
-	lg.GainRuns, lg.Gains, lg.Converged = runs, gains, converged
-	state := "converged"
-	if !converged {
-		state = fmt.Sprintf("not converged after %d runs", len(runs))
-	}
-	fmt.Fprintf(progress, "gains [K_p, K_i, K_d] = [%.4f, %.4f, %.4f] (%s; paper: [−0.358, −0.060, 0.040]) (%.1f s)\n",
-		gains.Kp, gains.Ki, gains.Kd, state, time.Since(t2).Seconds())
-
 	// 5. files
 	last := epochs[len(epochs)-1]
 	meta := fmt.Sprintf("paper 001 LSTM RTT predictor: input [K_{t-2}, K_{t-1}, K_t], output L_t; "+
-		"ccsim train pidnn, seed %d, scenario %s; dataset %d pairs (%d per |K| range) from TIMELY and untrained-PID runs; "+
+		"ccsim train pidnn, seed %d, scenario %s; dataset %d pairs (%d per |K| range) from the TIMELY run and the PID-only gain-training runs; "+
 		"%d epochs x %d/%d pairs, Adam lr %v batch %d, MAE; last epoch test MAPE %.4f",
 		cfg.Seed, name, dl.Total, dl.PerBin, cfg.Epochs, cfg.TrainPairs, cfg.TestPairs, cfg.LR, cfg.BatchSize, last.TestMAPE)
 	pb, err := nn.Encode(m, meta)
@@ -148,9 +157,9 @@ func Run(cfg Config, progress io.Writer) (*Result, error) {
 		return nil, err
 	}
 	gmeta := fmt.Sprintf("paper 001 PID gains [K_p, K_i, K_d] as one neuron's weights (bias 0); ccsim train pidnn, seed %d, scenario %s; "+
-		"online training from [%v, %v, %v], %d runs (%s), %d updates, mu0 %v, clip %v, beta %v",
-		cfg.Seed, name, cfg.InitialGains.Kp, cfg.InitialGains.Ki, cfg.InitialGains.Kd, len(runs), state,
-		runsUpdates(runs, cfg.Training.Updates), cfg.Training.Mu0, cfg.Training.Clip, cfg.Training.Beta)
+		"online training of PID alone, one controller per flow, from [%v, %v, %v], %d runs (%s); the long flow %d's gains after its %d updates; mu0 %v, clip %v, beta %v",
+		cfg.Seed, name, cfg.InitialGains.Kp, cfg.InitialGains.Ki, cfg.InitialGains.Kd, len(gt.runs), state,
+		gt.long.Flow, gt.long.Updates, cfg.Training.Mu0, cfg.Training.Clip, cfg.Training.Beta)
 	gb, err := pidnnmodel.EncodeGains(gains, gmeta)
 	if err != nil {
 		return nil, err
@@ -165,13 +174,6 @@ func Run(cfg Config, progress io.Writer) (*Result, error) {
 	return &Result{Log: lg, Predictor: m, Files: map[string][]byte{
 		pidnnmodel.PredictorFile: pb, pidnnmodel.GainsFile: gb, pidnnmodel.LogFile: js.Bytes(),
 	}}, nil
-}
-
-func runsUpdates(runs []GainRunLog, start int64) int64 {
-	if len(runs) == 0 {
-		return start
-	}
-	return runs[len(runs)-1].Updates
 }
 
 // trainPredictor trains the LSTM: per epoch TrainPairs + TestPairs pairs
@@ -220,50 +222,4 @@ func trainPredictor(cfg Config, data nn.Dataset, r *rand.Rand) (*nn.Sequential, 
 		log = append(log, el)
 	}
 	return m, log, nil
-}
-
-// trainGains runs the incast with PIDNN (the trained predictor in the loop)
-// and online gain training, again and again, each run starting from the
-// previous run's gains and update count, until no gain moves by more than
-// GainTol over a run or GainRuns runs are done (I12, I13).
-func trainGains(cfg Config, yml []byte, m *nn.Sequential, progress io.Writer) (pidnnmodel.Gains, []GainRunLog, bool, error) {
-	g := cfg.InitialGains
-	tr := cfg.Training
-	var runs []GainRunLog
-	s, err := withCC(yml, "pid", "{gains: initial}")
-	if err != nil {
-		return g, nil, false, err
-	}
-	for k := 1; k <= cfg.GainRuns; k++ {
-		t0 := time.Now()
-		b, err := assemble.Build(s, "pid", assemble.Options{Seed: cfg.Seed, SeedSet: true})
-		if err != nil {
-			return g, nil, false, err
-		}
-		run, err := cc.NewPIDNNRun(pidParams(cfg, "lstm"), m, g)
-		if err != nil {
-			return g, nil, false, err
-		}
-		run.Train(tr)
-		b.Net.SetAlgorithm(run.New)
-		res := b.Run()
-		if err := unfinished(res, "gain training"); err != nil {
-			return g, nil, false, err
-		}
-		ng := run.Gains()
-		if err := ng.Check(); err != nil {
-			return g, nil, false, fmt.Errorf("pidnn training: gains diverged in run %d: %v", k, err)
-		}
-		change := max(math.Abs(ng.Kp-g.Kp), math.Abs(ng.Ki-g.Ki), math.Abs(ng.Kd-g.Kd))
-		g = ng
-		tr.Updates = run.Updates()
-		runs = append(runs, GainRunLog{Run: k, MeanJ: run.MeanJ(), Gains: g, MaxChange: change, Updates: tr.Updates,
-			FCTMeanUs: res.Summary.All.FCTUs.Mean, FinishUs: res.Summary.FinishTimeUs})
-		fmt.Fprintf(progress, "gain run %2d: [K_p, K_i, K_d] = [%.5f, %.5f, %.5f], largest change %.2e, %d updates, mean J %.3f µs², mean FCT %.1f µs, finish %.1f µs (%.1f s)\n",
-			k, g.Kp, g.Ki, g.Kd, change, tr.Updates, run.MeanJ(), res.Summary.All.FCTUs.Mean, res.Summary.FinishTimeUs, time.Since(t0).Seconds())
-		if change <= cfg.GainTol {
-			return g, runs, true, nil
-		}
-	}
-	return g, runs, false, nil
 }
