@@ -178,9 +178,14 @@ type Measure struct {
 	// least this); Direction, Order, Range and Exact then give yes or no
 	// only where the bound decides, else inconclusive. nil: all exact.
 	Lower []bool
-	// MagLower marks the Mag points that are lower bounds; a magnitude
-	// then fails only when the bound is already above the tolerance band.
-	MagLower []bool
+	// Upper marks the Values that are upper bounds (the true value is at
+	// most this: e.g. a rate, or a reduction in per cent, over flows some
+	// of which were censored), with the same rule.
+	Upper []bool
+	// MagLower and MagUpper mark the Mag points that are lower or upper
+	// bounds; a magnitude then fails only when the bound already lies
+	// beyond the tolerance band, and holds only when it cannot leave it.
+	MagLower, MagUpper []bool
 	// Labels name the Values in the report ("DCON", "DCQCN").
 	Labels []string
 	// Mag is the quantity the paper's number states, one Sample per point
@@ -222,9 +227,12 @@ func CountPairs(r Rel, a, b []Sample, aLow, bLow []bool) Measure {
 		return M(math.NaN(), math.NaN(), math.NaN())
 	}
 	var k, u float64
-	at := func(xs []bool, i int) bool { return i < len(xs) && xs[i] }
 	for i := range a {
-		switch bounded(direction(r, a[i], b[i]), r, at(aLow, i), at(bLow, i)) {
+		if math.IsNaN(a[i].Mean()) || math.IsNaN(b[i].Mean()) {
+			u++ // a point not measured cannot be decided
+			continue
+		}
+		switch bounded(direction(r, a[i], b[i]), r, boundOf(aLow, nil, i), boundOf(bLow, nil, i)) {
 		case Yes:
 			k++
 		case Inconclusive:
@@ -244,6 +252,35 @@ const (
 	Inconclusive Outcome = "inconclusive" // the seeds disagree on the direction
 	NA           Outcome = "n/a"          // no statement to hold, or nothing measured
 )
+
+// bound is what is known of a value's true value from its measure.
+type bound uint8
+
+const (
+	exactV  bound = iota // the value is the true one
+	atLeast              // a lower bound: the true value is at least this
+	atMost               // an upper bound: the true value is at most this
+	unknown              // marked both: nothing is known beyond the number
+)
+
+// boundOf is the bound of value i from the lower and upper marks.
+func boundOf(lower, upper []bool, i int) bound {
+	lo, up := i < len(lower) && lower[i], i < len(upper) && upper[i]
+	switch {
+	case lo && up:
+		return unknown
+	case lo:
+		return atLeast
+	case up:
+		return atMost
+	}
+	return exactV
+}
+
+// canRise and canFall report whether the true value may be above or
+// below the measured one.
+func (b bound) canRise() bool { return b == atLeast || b == unknown }
+func (b bound) canFall() bool { return b == atMost || b == unknown }
 
 // Verdict is a claim's evaluation: the statement's outcome (Direction,
 // Order, Exact, Range, Count), the magnitude's, and the claim's (yes only
@@ -279,7 +316,7 @@ func Evaluate(c *Claim, tol Tolerance, m Measure) (Verdict, error) {
 	}
 	if c.Mag != MagNone && c.Kind != Number {
 		var w string
-		if v.Magnitude, w, err = magnitude(c, tol, m.Mag, m.MagLower); err != nil {
+		if v.Magnitude, w, err = magnitude(c, tol, m.Mag, m.MagLower, m.MagUpper); err != nil {
 			return v, err
 		}
 		why = append(why, w)
@@ -329,16 +366,16 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 			return NA, "", fmt.Errorf("claim %s: value %d is missing or NaN", c.ID, i)
 		}
 	}
-	if len(m.Lower) > len(m.Values) {
-		return NA, "", fmt.Errorf("claim %s: %d lower-bound marks for %d values", c.ID, len(m.Lower), len(m.Values))
+	if len(m.Lower) > len(m.Values) || len(m.Upper) > len(m.Values) {
+		return NA, "", fmt.Errorf("claim %s: %d lower- and %d upper-bound marks for %d values", c.ID, len(m.Lower), len(m.Upper), len(m.Values))
 	}
-	lower := func(i int) bool { return i < len(m.Lower) && m.Lower[i] }
+	bnd := func(i int) bound { return boundOf(m.Lower, m.Upper, i) }
 	switch c.Kind {
 	case Direction, Order:
 		out := Yes
 		for i := 0; i+1 < len(m.Values); i++ {
 			o := direction(c.Rel, m.Values[i], m.Values[i+1])
-			o = bounded(o, c.Rel, lower(i), lower(i+1))
+			o = bounded(o, c.Rel, bnd(i), bnd(i+1))
 			switch o {
 			case No:
 				return No, fmt.Sprintf("value %d is not %s value %d", i+1, relWord(c.Rel), i+2), nil
@@ -347,7 +384,7 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 			}
 		}
 		if out == Inconclusive {
-			return out, "the seeds disagree on the direction", nil
+			return out, "the seeds disagree, or a bound (censored flows) leaves it open", nil
 		}
 		return Yes, "", nil
 	case Exact:
@@ -355,22 +392,14 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 		if c.Tol != nil {
 			eps = math.Max(eps, c.Tol.Abs)
 		}
-		switch {
-		case math.Abs(x-c.Paper) <= eps && !lower(0):
-			return Yes, "", nil
-		case lower(0) && x <= c.Paper+eps:
-			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x)), nil
+		o, w := inBand(x, c.Paper-eps, c.Paper+eps, bnd(0))
+		if o == No {
+			w = fmt.Sprintf("%s ≠ %s", fnum(x), fnum(c.Paper))
 		}
-		return No, fmt.Sprintf("%s ≠ %s", fnum(x), fnum(c.Paper)), nil
+		return o, w, nil
 	case Range:
-		x := m.Values[0].Mean()
-		switch {
-		case x > c.Hi || x < c.Lo && !lower(0):
-			return No, fmt.Sprintf("%s outside [%s, %s]", fnum(x), fnum(c.Lo), fnum(c.Hi)), nil
-		case lower(0) && !math.IsInf(c.Hi, 1):
-			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x)), nil
-		}
-		return Yes, "", nil
+		o, w := inBand(m.Values[0].Mean(), c.Lo, c.Hi, bnd(0))
+		return o, w, nil
 	case Count:
 		k, n := m.Values[0].Mean(), m.Values[1].Mean()
 		u := 0.0
@@ -392,19 +421,36 @@ func statement(c *Claim, m Measure) (Outcome, string, error) {
 	return NA, "", fmt.Errorf("claim %s: kind %v has no statement", c.ID, c.Kind)
 }
 
-// bounded corrects the outcome o of "a Rel b" when a or b is a lower bound
-// (its true value may be larger): an outcome the bound cannot decide
-// becomes inconclusive. For Less, a yes needs an exact a (a larger true a
-// could reach b) and a no needs an exact b; for Greater the other way.
-func bounded(o Outcome, r Rel, aLow, bLow bool) Outcome {
+// bounded corrects the outcome o of "a Rel b" when a or b is a bound
+// (censored flows): an outcome the bounds cannot decide becomes
+// inconclusive. For Less, a yes stands only if a cannot rise and b cannot
+// fall, a no only if a cannot fall and b cannot rise; for Greater the
+// other way round.
+func bounded(o Outcome, r Rel, a, b bound) Outcome {
 	if r == Greater {
-		aLow, bLow = bLow, aLow
+		a, b = b, a
 	}
 	switch {
-	case o == Yes && aLow, o == No && bLow:
+	case o == Yes && (a.canRise() || b.canFall()), o == No && (a.canFall() || b.canRise()):
 		return Inconclusive
 	}
 	return o
+}
+
+// inBand decides whether the true value of x, with bound b, lies in
+// [lo, hi]: yes only if it cannot leave the band, no only if it cannot
+// enter it, else inconclusive.
+func inBand(x, lo, hi float64, b bound) (Outcome, string) {
+	in := x >= lo && x <= hi
+	switch {
+	case in && (b.canRise() && !math.IsInf(hi, 1) || b.canFall() && !math.IsInf(lo, -1)):
+		return Inconclusive, fmt.Sprintf("%s is a bound (censored flows) that may leave [%s, %s]", fnum(x), fnum(lo), fnum(hi))
+	case in:
+		return Yes, ""
+	case x > hi && b.canFall(), x < lo && b.canRise():
+		return Inconclusive, fmt.Sprintf("%s is a bound (censored flows) that may reach [%s, %s]", fnum(x), fnum(lo), fnum(hi))
+	}
+	return No, fmt.Sprintf("%s outside [%s, %s]", fnum(x), fnum(lo), fnum(hi))
 }
 
 func relWord(r Rel) string {
@@ -448,11 +494,11 @@ func direction(r Rel, a, b Sample) Outcome {
 }
 
 // magnitude decides the magnitude part of c from the Mag points.
-func magnitude(c *Claim, tol Tolerance, pts []Sample, low []bool) (Outcome, string, error) {
-	if len(low) > len(pts) {
-		return NA, "", fmt.Errorf("claim %s: %d lower-bound marks for %d magnitude points", c.ID, len(low), len(pts))
+func magnitude(c *Claim, tol Tolerance, pts []Sample, low, up []bool) (Outcome, string, error) {
+	if len(low) > len(pts) || len(up) > len(pts) {
+		return NA, "", fmt.Errorf("claim %s: %d lower- and %d upper-bound marks for %d magnitude points", c.ID, len(low), len(up), len(pts))
 	}
-	anyLow := slices.Contains(low, true)
+	bnd := func(i int) bound { return boundOf(low, up, i) }
 	if len(pts) == 0 || c.Mag == MagValue && len(pts) != 1 {
 		return NA, "", fmt.Errorf("claim %s: magnitude %v needs %s, got %d points", c.ID, c.Mag, map[bool]string{true: "1 point", false: "points"}[c.Mag == MagValue], len(pts))
 	}
@@ -465,19 +511,17 @@ func magnitude(c *Claim, tol Tolerance, pts []Sample, low []bool) (Outcome, stri
 	if t := tol.Of(c.Paper); math.IsNaN(t) || math.IsInf(t, 0) || tol.Rel < 0 || tol.Abs < 0 {
 		return NA, "", fmt.Errorf("claim %s: tolerance %v cannot fail", c.ID, tol)
 	}
-	within := func(x float64, lowerBound bool) (Outcome, string) {
+	within := func(x float64, b bound) (Outcome, string) {
 		t := tol.Of(c.Paper)
-		switch {
-		case math.Abs(x-c.Paper) <= t && !lowerBound:
-			return Yes, ""
-		case lowerBound && x <= c.Paper+t:
-			return Inconclusive, fmt.Sprintf("%s is a lower bound (censored flows)", fnum(x))
+		o, w := inBand(x, c.Paper-t, c.Paper+t, b)
+		if o == No {
+			w = fmt.Sprintf("%s is not within %s of %s", fnum(x), tol, fnum(c.Paper))
 		}
-		return No, fmt.Sprintf("%s is not within %s of %s", fnum(x), tol, fnum(c.Paper))
+		return o, w
 	}
 	switch c.Mag {
 	case MagValue:
-		o, w := within(means[0], anyLow)
+		o, w := within(means[0], bnd(0))
 		return o, w, nil
 	case MagUpTo:
 		sign := 1.0
@@ -490,7 +534,7 @@ func magnitude(c *Claim, tol Tolerance, pts []Sample, low []bool) (Outcome, stri
 				best, bi = x, i+1
 			}
 		}
-		o, w := within(best, bi < len(low) && low[bi])
+		o, w := within(best, bnd(bi))
 		if w != "" {
 			w = "the best point " + w
 		}
@@ -499,18 +543,34 @@ func magnitude(c *Claim, tol Tolerance, pts []Sample, low []bool) (Outcome, stri
 		if c.Lo > c.Hi {
 			return NA, "", fmt.Errorf("claim %s: span [%g, %g]", c.ID, c.Lo, c.Hi)
 		}
-		lo, hi := slices.Min(means), slices.Max(means)
-		switch {
-		case lo > c.Hi:
-			return No, fmt.Sprintf("ccsim's %s … %s does not overlap %s … %s", fnum(lo), fnum(hi), fnum(c.Lo), fnum(c.Hi)), nil
-		case hi < c.Lo && !anyLow:
-			return No, fmt.Sprintf("ccsim's %s … %s does not overlap %s … %s", fnum(lo), fnum(hi), fnum(c.Lo), fnum(c.Hi)), nil
-		case hi < c.Lo:
-			return Inconclusive, "points below the span are lower bounds (censored flows)", nil
-		}
-		return Yes, "", nil
+		return span(c, means, bnd)
 	}
 	return NA, "", fmt.Errorf("claim %s: magnitude form %d unknown", c.ID, c.Mag)
+}
+
+// span decides a MagSpan claim: ccsim's points [min, max] overlap the
+// paper's [Lo, Hi] when some point is surely at most Hi and some point is
+// surely at least Lo; they surely miss it when every point is surely above
+// Hi, or every point surely below Lo; bounds (censored flows) leave the
+// rest inconclusive.
+func span(c *Claim, means []float64, bnd func(int) bound) (Outcome, string, error) {
+	var belowHi, aboveLo, allAbove, allBelow = false, false, true, true
+	for i, x := range means {
+		b := bnd(i)
+		belowHi = belowHi || x <= c.Hi && !b.canRise()
+		aboveLo = aboveLo || x >= c.Lo && !b.canFall()
+		allAbove = allAbove && x > c.Hi && !b.canFall()
+		allBelow = allBelow && x < c.Lo && !b.canRise()
+	}
+	lo, hi := slices.Min(means), slices.Max(means)
+	miss := fmt.Sprintf("ccsim's %s … %s does not overlap %s … %s", fnum(lo), fnum(hi), fnum(c.Lo), fnum(c.Hi))
+	switch {
+	case belowHi && aboveLo:
+		return Yes, "", nil
+	case allAbove || allBelow:
+		return No, miss, nil
+	}
+	return Inconclusive, miss + " surely: bounds (censored flows) leave it open", nil
 }
 
 // defaultText formats ccsim's side of a claim when the analysis gives no

@@ -59,6 +59,19 @@ func TestEvaluateKinds(t *testing.T) {
 		{"range bound above", Claim{Kind: Range, Lo: 1, Hi: 2}, Measure{Values: []Sample{{3}}, Lower: []bool{true}}, Verdict{Statement: No, Magnitude: NA, Holds: No}},
 		{"range bound below", Claim{Kind: Range, Lo: 1, Hi: 2}, Measure{Values: []Sample{{0.5}}, Lower: []bool{true}}, Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
 		{"range unbounded above", Claim{Kind: Range, Lo: 1, Hi: math.Inf(1)}, Measure{Values: []Sample{{1.5}}, Lower: []bool{true}}, Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
+		// upper bounds: A < B with an upper-bounded A stands; with an upper-bounded B it is open
+		{"upper a", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{1}, {2}}, Upper: []bool{true}}, Verdict{Statement: Yes, Magnitude: NA, Holds: Yes}},
+		{"upper b", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{1}, {2}}, Upper: []bool{false, true}}, Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
+		{"upper b decides no", Claim{Kind: Direction, Rel: Less}, Measure{Values: []Sample{{3}, {2}}, Upper: []bool{false, true}}, Verdict{Statement: No, Magnitude: NA, Holds: No}},
+		{"magnitude upper below", Claim{Kind: Magnitude, Mag: MagValue, Paper: 10}, Measure{Mag: []Sample{{5}}, MagUpper: []bool{true}}, Verdict{Statement: NA, Magnitude: No, Holds: No}},
+		{"magnitude upper above", Claim{Kind: Magnitude, Mag: MagValue, Paper: 10}, Measure{Mag: []Sample{{20}}, MagUpper: []bool{true}}, Verdict{Statement: NA, Magnitude: Inconclusive, Holds: Inconclusive}},
+		// a span met only by a bounded point is open; met by an exact one, it holds
+		// true values 95 and ≥ 20: they may all lie above 90
+		{"span only bounded", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, Measure{Mag: []Sample{{95}, {20}}, MagLower: []bool{false, true}}, Verdict{Statement: NA, Magnitude: Inconclusive, Holds: Inconclusive}},
+		// true values 10 and ≥ 50: their span reaches into [26, 90] whatever the bound
+		{"span bounded above", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, Measure{Mag: []Sample{{10}, {50}}, MagLower: []bool{false, true}}, Verdict{Statement: NA, Magnitude: Yes, Holds: Yes}},
+		{"span exact", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, Measure{Mag: []Sample{{10}, {50}}, MagLower: []bool{true, false}}, Verdict{Statement: NA, Magnitude: Yes, Holds: Yes}},
+		{"span all above", Claim{Kind: Magnitude, Mag: MagSpan, Lo: 26, Hi: 90}, Measure{Mag: []Sample{{100}, {120}}, MagLower: []bool{true, false}}, Verdict{Statement: NA, Magnitude: No, Holds: No}},
 		// counts with undecided points
 		{"count undecided", Claim{Kind: Count, Need: 5, Of: 5}, M(4, 5, 1), Verdict{Statement: Inconclusive, Magnitude: NA, Holds: Inconclusive}},
 		{"count short", Claim{Kind: Count, Need: 5, Of: 5}, M(3, 5, 1), Verdict{Statement: No, Magnitude: NA, Holds: No}},
@@ -174,6 +187,9 @@ func TestCountPairs(t *testing.T) {
 	want := M(2, 5, 2)
 	if len(m.Values) != 3 || m.Values[0][0] != want.Values[0][0] || m.Values[1][0] != 5 || m.Values[2][0] != 2 {
 		t.Fatalf("CountPairs = %v, want [2 5 2]", m.Values)
+	}
+	if m := CountPairs(Less, []Sample{{1}, {math.NaN()}}, []Sample{{2}, {1}}, nil, nil); m.Values[0][0] != 1 || m.Values[2][0] != 1 {
+		t.Errorf("a NaN point must be undecided, not a yes: %v", m.Values)
 	}
 	c := Claim{ID: "bins", Kind: Count, Need: 3, Of: 5}
 	if v, err := Evaluate(&c, DefaultTolerance, m); err != nil || v.Holds != Inconclusive {

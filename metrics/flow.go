@@ -53,13 +53,13 @@ func (r FlowRecord) Slowdown() float64 {
 // Every other statistic censors them (docs/metrics.md §5).
 const NoCensoring sim.Time = -1
 
-// outcome is the FCT and slowdown a statistic counts for the flow in a run
+// Outcome is the FCT and slowdown a statistic counts for the flow in a run
 // that ended at end: a finished flow's own; an unfinished flow that had
 // started is censored at the end (FCT = end − Start, a lower bound of its
 // true FCT, and its slowdown likewise). ok is false for a flow that never
 // started (a chained flow whose predecessor did not complete, or a start at
 // or after the end) and, with end = NoCensoring, for every unfinished flow.
-func (r *FlowRecord) outcome(end sim.Time) (fct sim.Time, sd float64, censored, ok bool) {
+func (r *FlowRecord) Outcome(end sim.Time) (fct sim.Time, sd float64, censored, ok bool) {
 	switch {
 	case r.Done:
 		return r.FCT(), r.Slowdown(), false, true
@@ -266,7 +266,7 @@ func SummarizeFlows(recs []FlowRecord, end sim.Time) FCTSummary {
 			if sizeClass(r.SizeBytes) != c {
 				continue
 			}
-			f, d, cens, ok := r.outcome(end)
+			f, d, cens, ok := r.Outcome(end)
 			if !ok {
 				continue
 			}

@@ -46,7 +46,7 @@ func SizeBins(recs []FlowRecord, nbins int, end sim.Time) []SizeBin {
 	}
 	flows := make([]fs, 0, len(recs))
 	for i := range recs {
-		if _, d, cens, ok := recs[i].outcome(end); ok {
+		if _, d, cens, ok := recs[i].Outcome(end); ok {
 			flows = append(flows, fs{recs[i].SizeBytes, d, cens})
 		}
 	}
