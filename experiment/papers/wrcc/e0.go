@@ -237,23 +237,13 @@ func readE0(run *experiment.RunRef) (*e0Result, error) {
 const convergedWithin = 0.1
 
 // convergence is the share (%) of the 100-µs bins in which both flows are
-// active (bins ending before either finished; the last bin of the run may
-// be short and is left out) whose rates differ by ≥ 10 % of their sum,
-// the start of the first bin after which every such bin is converged
-// (NaN: never, or no such bin), and the number of such bins.
+// active (activeBins) whose rates differ by ≥ 10 % of their sum, the start
+// of the first bin after which every such bin is converged (NaN: never,
+// or no such bin), and the number of such bins.
 func convergence(t, gbps [2][]float64, finishMs [2]float64) (unconv, from float64, both int) {
-	n := min(len(gbps[0]), len(gbps[1])) - 1
-	binMs := 0.0
-	if len(t[0]) > 1 {
-		binMs = t[0][1] - t[0][0]
-	}
-	end := math.Min(finishMs[0], finishMs[1])
+	both = activeBins(t[:], finishMs[:])
 	bad, lastBad := 0, -1
-	for k := 0; k < n; k++ {
-		if t[0][k] != t[1][k] || t[0][k]+binMs > end+1e-9 {
-			break
-		}
-		both++
+	for k := 0; k < both; k++ {
 		a, b := gbps[0][k], gbps[1][k]
 		if a+b == 0 || math.Abs(a-b)/(a+b) >= convergedWithin {
 			bad++
@@ -268,6 +258,41 @@ func convergence(t, gbps [2][]float64, finishMs [2]float64) (unconv, from float6
 		from = t[0][lastBad+1]
 	}
 	return 100 * float64(bad) / float64(both), from, both
+}
+
+// activeBins is the number of leading rate bins (flow_rate.csv: a row per
+// bin while a flow is active, every flow from the same start) in which
+// every flow is active for the whole bin: bins that end by the first
+// flow's finish, and, when every flow lasts to the end of the run, not the
+// run's last bin (it may be short).
+func activeBins(t [][]float64, finishMs []float64) int {
+	n, longest := len(t[0]), len(t[0])
+	for _, x := range t[1:] {
+		n, longest = min(n, len(x)), max(longest, len(x))
+	}
+	if n == longest {
+		n--
+	}
+	end := math.Inf(1)
+	for _, f := range finishMs {
+		end = math.Min(end, f)
+	}
+	binMs := 0.0
+	if len(t[0]) > 1 {
+		binMs = t[0][1] - t[0][0]
+	}
+	k := 0
+	for ; k < n; k++ {
+		for _, x := range t {
+			if x[k] != t[0][k] {
+				return k
+			}
+		}
+		if t[0][k]+binMs > end+1e-9 {
+			break
+		}
+	}
+	return max(k, 0)
 }
 
 // flowRates reads flow_rate.csv into t (bin start, ms) and gbps per flow

@@ -53,12 +53,9 @@ func readC1(run *experiment.RunRef, feeder portRef, share float64) (*c1Result, e
 	if err := finishTimes(run, fin[:]); err != nil {
 		return nil, err
 	}
-	end := math.Min(fin[0], math.Min(fin[1], fin[2]))
-	n := min(len(r.gbps[0]), len(r.gbps[1]), len(r.gbps[2])) - 1 // the last bin may be short
-	binMs := 0.1
 	starved := 0
-	for k := 0; k < n && r.t[0][k]+binMs <= end+1e-9; k++ {
-		r.bins++
+	r.bins = activeBins(r.t[:], fin[:])
+	for k := 0; k < r.bins; k++ {
 		for f := range r.mean {
 			r.mean[f] += r.gbps[f][k]
 		}
@@ -202,10 +199,8 @@ func qmaxReachable(s *scenario.Scenario) (float64, error) {
 		}
 		sw := switchAt(s, g.Role(node))
 		var headroom, a float64
-		links := make([]float64, len(ports[node]))
 		for i, pr := range ports[node] {
 			l := g.Links[pr.Link]
-			links[i] = float64(l.Bps)
 			h := float64(sim.BytesIn(l.Delay/sim.Nanosecond*sim.Nanosecond, l.Bps)*sw.headroomRTTs) + sw.headroomExtra
 			headroom += h
 			if i != int(qp.Port) {
@@ -226,7 +221,8 @@ func qmaxReachable(s *scenario.Scenario) (float64, error) {
 		} else {
 			shared = free * a / (1 + a)
 		}
-		ownHeadroom := float64(sim.BytesIn(g.Links[ports[node][qp.Port].Link].Delay/sim.Nanosecond*sim.Nanosecond, g.Links[ports[node][qp.Port].Link].Bps)*sw.headroomRTTs) + sw.headroomExtra
+		own := g.Links[ports[node][qp.Port].Link]
+		ownHeadroom := float64(sim.BytesIn(own.Delay/sim.Nanosecond*sim.Nanosecond, own.Bps)*sw.headroomRTTs) + sw.headroomExtra
 		bound := shared + (n-1)*reserve + headroom - ownHeadroom
 		best = math.Max(best, math.Min(bound, sw.buffer))
 	}
