@@ -264,3 +264,34 @@ func TestCutsAndBest(t *testing.T) {
 		t.Errorf("best %d, %d points, span %s", m.best(), len(m.pts), m.spanText())
 	}
 }
+
+// The climb in 2-ms windows: 1-ms rates [1.5, 1.5, 1.9, 1.9, 2.4, 2.4,
+// 2.7, 2.7, 3.1, 3.1] are windows 1.5, 1.9, 2.4, 2.7, 3.1 at 0 … 8 ms; from
+// window 0, 3.0 is first reached at 8 ms and 6.0 never: [8].
+func TestDoublingTimes(t *testing.T) {
+	w := windows([]float64{1.5, 1.5, 1.9, 1.9, 2.4, 2.4, 2.7, 2.7, 3.1, 3.1, 9})
+	if !slices.Equal(w, []float64{1.5, 1.9, 2.4, 2.7, 3.1}) {
+		t.Fatalf("windows %v", w)
+	}
+	if got := doublingTimes(w, 0, 2); !slices.Equal(got, []float64{8}) {
+		t.Errorf("doublings %v, want [8]", got)
+	}
+	if got := doublingTimes([]float64{0, 1, 2, 4.5, 4, 9}, 1, 2); !slices.Equal(got, []float64{2, 2, 4}) {
+		t.Errorf("doublings %v, want [2 2 4]", got)
+	}
+	if got := doublingTimes(w, 9, 2); got != nil {
+		t.Errorf("past the end: %v", got)
+	}
+}
+
+// E5 runs each case once per line-3 reading, WRCC only.
+func TestE5Runs(t *testing.T) {
+	e := e5()
+	runs := e.Runs(experiment.ScalePaper)
+	if len(runs) != 2 || runs[0].CC != "wrcc" || runs[1].CC != "wrcc" || runs[0].Patch["stop_ms"] != 150.0 {
+		t.Errorf("runs %+v", runs)
+	}
+	if len(e.Readings) != 2 || !e.Readings[0].Primary || e.Readings[0].ID != "printed" {
+		t.Errorf("readings %+v", e.Readings)
+	}
+}

@@ -252,7 +252,7 @@ func fctTable(res e1Res) report.Table {
 // binsTable is one pattern's p50/p99 slowdown in 20 size bins per
 // algorithm (the first seed), and the p99 as a figure.
 func binsTable(w pattern, res map[string]seedPoints) (report.Table, report.Figure) {
-	bt := report.Table{ID: "bins-" + w.id, Title: w.name + ": p50 / p99 FCT slowdown in 20 size bins (5 % of the flows each; every flow, censored ones at the run's end; the first seed)", Columns: []string{"bin", "size ≤ (B)"}, Collapsed: true}
+	bt := report.Table{ID: "bins-" + w.id, Title: w.name + ": p50 / p99 FCT slowdown in 20 size bins of 5 % of the flows each (fewer with fewer than 20 flows; every flow, censored ones at the run's end; the first seed)", Columns: []string{"bin", "size ≤ (B)"}, Collapsed: true}
 	fig := report.Figure{ID: "bins-" + w.id, Title: w.name + " — p99 slowdown by flow size (first seed)", XLabel: "flow size (B, upper bin edge)", YLabel: "p99 FCT slowdown", LogX: true}
 	for _, a := range algs {
 		bt.Columns = append(bt.Columns, a.Name+" p50", a.Name+" p99", a.Name+" censored")

@@ -29,7 +29,7 @@ func TestAbove(t *testing.T) {
 func TestQuickReproduction(t *testing.T) {
 	dir, _ := exptest.QuickReproduce(t, "wrcc")
 	exptest.Files(t, dir, "tables/e0_queue.csv", "tables/e0_c1.csv", "tables/e0_convergence.csv", "plots/e0_c1-hpcc-rates.svg", "tables/e1_fct.csv", "tables/e1_bins-websearch.csv", "tables/e2_table3.csv", "tables/e3_table4.csv",
-		"tables/e4_long-msg.csv", "tables/e4_short-flows.csv", "plots/e0_queue-cdf.svg", "plots/e0_hpcc-rates.png", "plots/e2_p99.svg", "plots/e4_long-dur-gbps.svg")
+		"tables/e4_long-msg.csv", "tables/e4_short-flows.csv", "tables/e4_short-dur.csv", "tables/e5_climb.csv", "tables/e5_climb_i21.csv", "plots/e0_queue-cdf.svg", "plots/e0_hpcc-rates.png", "plots/e2_p99.svg", "plots/e4_long-dur-gbps.svg")
 	htmlcheck.Check(t, filepath.Join(dir, "report.html"), []string{"e2: Load robustness", "Table 3 — FCT slowdown by load"})
 }
 
