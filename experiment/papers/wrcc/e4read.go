@@ -7,6 +7,7 @@ package wrcc
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
@@ -261,7 +262,11 @@ func measureE4(ctx *experiment.Context, res e4Res) {
 			ctx.Measure("short-avg", maxMeasure(absAvg, absAvgLow, "largest |WRCC/DCQCN − 1| of the mean latency; cut per point: "+avgMag.text(" %")))
 			ctx.Measure("short-tail", rangeMeasure(&tail, &tailMag, ctx.Scale))
 			ctx.Measure("gap-short", gapMeasure(&gap, ctx.Scale))
-			ctx.Measure("short-fair", maxMeasure(fair, false, "largest gap of the two bandwidth flows (WRCC and DCQCN per duration): "+fmt.Sprint(fair)))
+			var gaps []string
+			for _, g := range fair {
+				gaps = append(gaps, experiment.G4Dash(g))
+			}
+			ctx.Measure("short-fair", maxMeasure(fair, false, "gap of the two bandwidth flows (%; WRCC, DCQCN per duration): "+strings.Join(gaps, ", ")))
 			ctx.Measure("short-tput-close", maxMeasure(absTput, false, "largest |WRCC/DCQCN − 1| of the throughput over the points of Figs. 11–13"))
 		} else {
 			ctx.Measure("long-avg", rangeMeasure(&avg, &avgMag, ctx.Scale))
