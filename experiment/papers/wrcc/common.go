@@ -1,17 +1,19 @@
 package wrcc
 
 // Shared by E1, E2 and E3: the two-datacenter fabric with the cross-DC
-// traffic mix (scenarios/papers/wrcc/crossdc.yaml), its runs, and the
-// point read from each run.
+// traffic mix (scenarios/papers/wrcc/crossdc.yaml), its runs over seeds,
+// the four readings of its setup (load basis × Algorithm 2 line 3) and the
+// consistency checks of each reading against the constants the paper
+// prints.
 
 import (
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/metrics"
-	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/topo"
+	"github.com/ccsim/ccsim/workload"
 )
 
 const crossdc = "crossdc.yaml"
@@ -26,22 +28,39 @@ var patterns = []pattern{
 }
 
 // wrccts are E3's sampling periods (µs): 2, 4 and 8 × the largest
-// intra-DC RTT; row k runs with seed k+1 (the paper's baselines differ
-// between rows: a new random draw per row).
+// intra-DC RTT. Every row runs the same seeds (common random numbers), so
+// the baselines' runs are shared by the rows and with E2's 60 % point.
 var wrccts = []float64{24, 48, 96}
+
+// The fabric of crossdc.yaml (topology T6): 2 × 32 hosts at 100 Gb/s
+// (node ids 0–63, hosts first: topo.CrossDCParams.Layout), the long haul
+// 400 Gb/s per direction. TestCrossDCConstants checks them against the
+// resolved scenario.
+const (
+	crossHosts        = 64
+	crossHostGbps     = 100.0
+	crossLongHaulGbps = 400.0
+	// incastLongHaul is the incasts' share of the long haul per direction:
+	// 「占跨域长距离链路的50%负载」 ("taking a 50 % load of the long-haul
+	// link").
+	incastLongHaul = 0.5
+)
 
 // crossScale is the arrival window and the run's end at a scale, per
 // pattern (interpretation: the paper does not state its simulated
-// duration). At paper scale the window gives every pattern enough flows
-// for stable percentiles and a few incast events: at load 0.6 one
-// direction of the long haul carries 15 GB/s of incast traffic, one
-// 4 × 100-MB incast every ~27 ms; web search (mean flow 1.6 MB) gets
-// 50 ms, data mining (mean 7.4 MB, few flows per ms) 100 ms, Google RPC
-// (mean a few KB: ~12,000 flows per ms) 20 ms. The run ends 200 ms after
-// the last arrival or when every flow has finished.
+// duration; the windows are the same under every reading, decision of the
+// issue: under the host basis the long haul is overloaded and results grow
+// with the window, which the report says). At paper scale web search gets
+// 50 ms, data mining (few, large flows) 100 ms, Google RPC (mean a few KB)
+// 20 ms; the run ends 200 ms after the last arrival or when every flow has
+// finished. At quick scale 0.5 ms (Google RPC 0.05 ms: 166,734 flows per
+// ms under the host basis) and the run ends at 15 ms.
 func crossScale(sc experiment.Scale, pattern string) (durationMs, stopMs float64) {
 	if sc == experiment.ScaleQuick {
-		return 1, 15
+		if pattern == "googlerpc" {
+			return 0.05, 15
+		}
+		return 0.5, 15
 	}
 	d := 50.0
 	switch pattern {
@@ -53,21 +72,10 @@ func crossScale(sc experiment.Scale, pattern string) (durationMs, stopMs float64
 	return d, d + 200
 }
 
-// seedOf is the seed of WRCCT w's row: row k of E3 runs with seed k+1
-// (E1 and E2 run at the first period, seed 1).
-func seedOf(w float64) int {
-	seed := 1
-	for i, x := range wrccts {
-		if x == w {
-			seed = i + 1
-		}
-	}
-	return seed
-}
-
-// crossRuns sweeps pattern × load × WRCCT × algorithm. WRCCT is WRCC's
-// period, and the row's seed for every algorithm; since WRCC's patch
-// depends on it, each WRCCT is its own Sweep.
+// crossRuns sweeps pattern × load × WRCCT × algorithm × seed. WRCCT is
+// WRCC's period only; since WRCC's patch depends on it, each WRCCT is its
+// own Sweep. The load basis and Algorithm 2's line 3 are the readings'
+// (crossReadings).
 func crossRuns(sc experiment.Scale, pats []pattern, loadsAt, periods []float64) []experiment.RunSpec {
 	var runs []experiment.RunSpec
 	for _, w := range periods {
@@ -82,216 +90,193 @@ func crossRuns(sc experiment.Scale, pats []pattern, loadsAt, periods []float64) 
 		for _, l := range loadsAt {
 			ld.Values = append(ld.Values, experiment.Value{Label: fmt.Sprint(l), Patch: map[string]any{"workload": map[string]any{"cross_dc": map[string]any{"load": l}}}})
 		}
-		period := experiment.Axis{Name: "wrcct", Values: []experiment.Value{{Label: fmt.Sprint(w), Patch: map[string]any{"seed": seedOf(w)}}}}
-		runs = append(runs, experiment.Sweep{Base: crossdc, Axes: []experiment.Axis{wl, ld, period}, CC: algs.CCs(),
+		period := experiment.Axis{Name: "wrcct", Values: []experiment.Value{{Label: fmt.Sprint(w)}}}
+		runs = append(runs, experiment.Sweep{Base: crossdc, Axes: []experiment.Axis{wl, ld, period}, CC: algs.CCs(), Seeds: experiment.Seeds(sc),
 			CCPatch: map[string]map[string]any{"wrcc": {"params": map[string]any{"wrcc": map[string]any{"wrcct_us": w}}}}}.Expand()...)
 	}
 	return runs
 }
 
-// crossKey is the key of one run of crossRuns.
+// crossKey is the key of one run of crossRuns without its seed
+// (Context.SeedRuns adds it).
 func crossKey(pattern string, load float64, wrcct float64, c string) string {
 	return fmt.Sprintf("workload=%s load=%v wrcct=%v cc=%s", pattern, load, wrcct, c)
 }
 
-// crossPoint is what E1–E3 read from a run.
-type crossPoint struct {
-	shortP50, shortP99, longP50, longP99 float64               // FCT (µs) of short (< 100 KB) and long (≥ 1 MB) flows, incast excluded
-	sdP50, sdP99                         float64               // slowdown of all finished flows (incast included)
-	groupSd                              map[string][2]float64 // p50, p99 slowdown per workload group (cross, intra, incast)
-	qP80, qP99                           float64               // bytes, every switch port with traffic, 10-µs samples
-	qP80busy                             float64               // bytes, the same ports' non-empty samples
-	pauseUs                              float64               // total PFC pause time of all ports
-	bins                                 []metrics.SizeBin
-	flows, unfinished, incast            int
-	wall                                 float64
-	events                               int64
-}
-
-// shortMax and longMin are paper 002's unspecified short/long boundaries
-// (interpretation, spec: short < 100 KB, long ≥ 1 MB).
+// The readings of E1–E3: the load basis × Algorithm 2's line 3.
 const (
-	shortMax = 100_000
-	longMin  = 1_000_000
+	whyHost     = `The paper ran the HPCC NS-3 platform (§4: 「实验包括在NS3模拟平台[12]上的大规模模拟实验」), whose traffic generator defines the load per host NIC; 「默认网络负载设置为60%」 is then 60 % of the hosts' capacity for the all-to-all traffic, and the incasts add their own term, 「占跨域长距离链路的50%负载」 ("a 50 % load of the long-haul link"). The paper's own medians (Table 3: ≥ 1.96 at 30 %) are out of reach when the long haul is only 30 % loaded (see the long-haul reading). This basis overloads the long haul: with 5/6 of the flows cross-DC, 0.6 × 3.2 Tb/s × 5/6 = 1.6 Tb/s per direction + 0.2 Tb/s of incast = 4.5 × its 400 Gb/s (2.5 × at 30 %, 6.5 × at 90 %), so there is no steady state and statistics grow with the arrival window, which the paper does not give.`
+	whyLongHaul = `Sensitivity: the load as the long haul's utilisation per direction, half of it incast (ccsim's earlier interpretation, docs/workloads.md W7-I1): the only reading under which the printed mix does not overload the long haul, but inconsistent with the printed 50 % incast load of the long haul at any load other than 100 % (check incast-load) and with the platform's per-host load (check net-load).`
+	whyPrinted  = `Algorithm 2 line 3 as printed and explained (「仅响应具有更大PSN的ACK」, "responds only to ACKs with a larger PSN"): an ACK with PSN ≤ PSN_last changes nothing but FBDP.`
+	whyI21      = `ccsim's I21 (docs/algorithms/wrcc.md): an ACK with PSN ≤ PSN_last may still lower the rate (never raise it), so that a cross-DC sender whose PSN_last jumps on near-source FCNPs still hears of a remote bottleneck. Not in the paper.`
 )
 
-func readCross(ctx *experiment.Context, key string) (*crossPoint, error) {
-	run, err := ctx.Run(key)
-	if err != nil {
-		return nil, err
+// crossReadings are the four readings of E1–E3, the cartesian product of
+// the load basis and line 3; the primary one is the host basis with the
+// printed line 3 (chosen from the text: the platform the paper names and
+// the algorithm as printed).
+func crossReadings() []experiment.Reading {
+	return []experiment.Reading{
+		{ID: "host-printed", Primary: true, Title: "load per host NIC (incasts 50 % of the long haul), Algorithm 2 line 3 as printed", Why: whyHost + " " + whyPrinted,
+			Patch: line3(true), PatchRun: loadBasis(true)},
+		{ID: "host-i21", Title: "load per host NIC, line 3 as ccsim's I21", Why: whyHost + " " + whyI21, Patch: line3(false), PatchRun: loadBasis(true)},
+		{ID: "longhaul-printed", Title: "load as the long haul's utilisation, line 3 as printed", Why: whyLongHaul + " " + whyPrinted, Patch: line3(true), PatchRun: loadBasis(false)},
+		{ID: "longhaul-i21", Title: "load as the long haul's utilisation, line 3 as ccsim's I21 (the runs of issue 9)", Why: whyLongHaul + " " + whyI21, Patch: line3(false), PatchRun: loadBasis(false)},
 	}
-	s, err := run.Summary()
-	if err != nil {
-		return nil, err
+}
+
+// line3 is the patch of Algorithm 2 line 3's reading (WRCC's parameter;
+// other algorithms' resolved scenarios drop it, so their runs are shared
+// by hash between the two line-3 readings).
+func line3(printed bool) func(experiment.Scale) map[string]any {
+	return func(experiment.Scale) map[string]any {
+		return map[string]any{"params": map[string]any{"wrcc": map[string]any{"stale_ack_literal": printed}}}
 	}
-	recs, err := run.Flows()
-	if err != nil {
-		return nil, err
+}
+
+// hostIncastTerm is the share of the hosts' capacity H the incasts offer
+// under the host basis when they load each direction of the long haul to
+// incastLongHaul: 2 directions × 0.5 × C / H = 0.0625 on T6.
+const hostIncastTerm = 2 * incastLongHaul * crossLongHaulGbps / (crossHosts * crossHostGbps)
+
+// loadBasis patches a run's load basis. Host basis: the run's load ρ is
+// the all-to-all traffic's share of the hosts' capacity H, and the incasts
+// take 50 % of the long haul per direction on top; workload.cross_dc
+// splits one load by incast_share, so ρ' = ρ + hostIncastTerm with
+// incast_share = hostIncastTerm / ρ' (both terms exact: checks net-load and
+// incast-load derive them back from the resolved scenario). Long-haul
+// basis: ρ of the long haul per direction, half of it incast.
+func loadBasis(host bool) func(experiment.Scale, experiment.RunSpec) map[string]any {
+	return func(_ experiment.Scale, spec experiment.RunSpec) map[string]any {
+		if !host {
+			return map[string]any{"workload": map[string]any{"cross_dc": map[string]any{"load_basis": "longhaul", "incast_share": incastLongHaul}}}
+		}
+		l := specLoad(spec)
+		return map[string]any{"workload": map[string]any{"cross_dc": map[string]any{"load_basis": "host", "load": l + hostIncastTerm, "incast_share": hostIncastTerm / (l + hostIncastTerm)}}}
 	}
-	p := &crossPoint{pauseUs: s.PFC.PausedUs, wall: s.WallSeconds, events: s.Events, flows: len(recs)}
-	var sh, lg, sd []float64
-	var bg []metrics.FlowRecord
-	byGroup := map[string][]float64{}
-	for _, r := range recs {
-		if r.Group == "incast" {
-			p.incast++
+}
+
+// specLoad is the load a run's patch sets (crossRuns' load axis), or the
+// scenario's default 0.6.
+func specLoad(spec experiment.RunSpec) float64 {
+	if w, ok := spec.Patch["workload"].(map[string]any); ok {
+		if c, ok := w["cross_dc"].(map[string]any); ok {
+			if l, ok := c["load"].(float64); ok {
+				return l
+			}
 		}
-		if !r.Done {
-			p.unfinished++
-			continue
-		}
-		sd = append(sd, r.Slowdown())
-		byGroup[r.Group] = append(byGroup[r.Group], r.Slowdown())
-		if r.Group == "incast" {
-			continue
-		}
-		bg = append(bg, r)
-		fct := float64(r.FCT()) / 1e6
+	}
+	return scenario.CrossDCDefaults.Load
+}
+
+// crossChecks are E1–E3's consistency checks: constants the paper prints
+// that follow from a reading's setup alone. netLoad is the experiment's
+// first run's load in % (60 for E1 and E3, 30 for E2).
+func crossChecks(netLoad float64) []experiment.Check {
+	tenth := &experiment.Tolerance{Abs: 0.05}
+	return []experiment.Check{
+		{ID: "incast-load", Description: "the incasts' load of the long haul per direction (「占跨域长距离链路的50%负载」), from the workload's arrival rates", Unit: "%", Paper: 100 * incastLongHaul, Tol: tenth,
+			Derive: func(s *scenario.Scenario) (float64, error) {
+				o, err := crossOffered(s)
+				return 100 * o.incastPerDir / o.longHaul, err
+			}},
+		{ID: "net-load", Description: "the network load (「网络负载」) as the HPCC platform defines it: the all-to-all traffic's share of the hosts' capacity (the platform's definition, not printed in the paper)", Unit: "%", Paper: netLoad, Tol: tenth,
+			Derive: func(s *scenario.Scenario) (float64, error) {
+				o, err := crossOffered(s)
+				return 100 * o.allToAll / o.hosts, err
+			}},
+		{ID: "intra-rtt", Description: "the largest intra-DC RTT (「智算中心内最大RTT为12 μs」): 2 × the 6 links host–ToR–agg–core–agg–ToR–host", Unit: "µs", Paper: 12,
+			Derive: func(s *scenario.Scenario) (float64, error) {
+				o, err := crossOffered(s)
+				return o.intraRTTUs, err
+			}},
+		{ID: "longhaul-rtt", Description: "the long haul's round trip (「跨域长距离链路传播时延设置为1 ms」)", Unit: "ms", Paper: 2, Tol: &experiment.Tolerance{Abs: 1e-9},
+			Derive: func(s *scenario.Scenario) (float64, error) {
+				o, err := crossOffered(s)
+				return o.longHaulRTTMs, err
+			}},
+	}
+}
+
+// offered is what a cross-DC scenario offers, derived from its resolved
+// topology and workload alone.
+type offered struct {
+	allToAll, incastPerDir float64 // b/s: every all-to-all flow, the incasts per direction
+	hosts, longHaul        float64 // b/s: Σ host links, the long haul per direction
+	intraRTTUs             float64
+	longHaulRTTMs          float64
+}
+
+// fabric are the rates and delays of a cross-DC graph.
+type fabric struct {
+	hosts, longHaul                       float64 // b/s: Σ host links, the long haul per direction
+	hostDelay, fabricDelay, longHaulDelay float64 // s, one way
+}
+
+func fabricOf(s *scenario.Scenario) (fabric, error) {
+	var f fabric
+	g, err := s.Topology.Generate()
+	if err != nil {
+		return f, err
+	}
+	for _, l := range g.Links {
+		ra, rb := g.Role(l.A), g.Role(l.B)
 		switch {
-		case r.SizeBytes < shortMax:
-			sh = append(sh, fct)
-		case r.SizeBytes >= longMin:
-			lg = append(lg, fct)
+		case ra == topo.RoleHost || rb == topo.RoleHost:
+			f.hosts += float64(l.Bps)
+			f.hostDelay = math.Max(f.hostDelay, l.Delay.Seconds())
+		case ra == topo.RoleDCI && rb == topo.RoleDCI:
+			f.longHaul, f.longHaulDelay = float64(l.Bps), l.Delay.Seconds()
+		case ra != topo.RoleDCI && rb != topo.RoleDCI:
+			f.fabricDelay = math.Max(f.fabricDelay, l.Delay.Seconds())
 		}
 	}
-	p.shortP50, p.shortP99 = metrics.PercentileOf(sh, 0.5), metrics.PercentileOf(sh, 0.99)
-	p.longP50, p.longP99 = metrics.PercentileOf(lg, 0.5), metrics.PercentileOf(lg, 0.99)
-	p.sdP50, p.sdP99 = metrics.PercentileOf(sd, 0.5), metrics.PercentileOf(sd, 0.99)
-	p.groupSd = map[string][2]float64{}
-	for g, v := range byGroup {
-		p.groupSd[g] = [2]float64{metrics.PercentileOf(v, 0.5), metrics.PercentileOf(v, 0.99)}
+	if f.longHaul == 0 {
+		return f, fmt.Errorf("topology %s has no DCI–DCI long haul", s.Topology.Kind)
 	}
-	p.bins = metrics.SizeBins(bg, 20, s.End())
-	if p.qP80, p.qP99, p.qP80busy, err = queueStats(run); err != nil {
-		return nil, err
-	}
-	return p, nil
+	return f, nil
 }
 
-// queueStats reads the queue-length distribution of every switch port
-// with traffic (queue_cdf.csv's classes merged by their sample counts from
-// summary.json) and returns its unconditional 80th and 99th percentiles
-// and the 80th percentile of the non-empty samples. Interpretation: at the
-// paper's loads most 10-µs samples of most ports are empty (the
-// unconditional p80 is 0 B for every algorithm), so the "80th-percentile
-// queue length" claim is compared on the samples where a queue exists.
-func queueStats(run *experiment.RunRef) (p80, p99, p80busy float64, err error) {
-	s, err := run.Summary()
+// crossOffered derives offered from a resolved scenario: the graph, and
+// the arrival rates workload.CrossDC draws from (CrossDCParams.Rates).
+func crossOffered(s *scenario.Scenario) (offered, error) {
+	var o offered
+	c := s.Workload.CrossDC
+	if c == nil {
+		return o, fmt.Errorf("no workload.cross_dc")
+	}
+	f, err := fabricOf(s)
 	if err != nil {
-		return 0, 0, 0, err
+		return o, err
 	}
-	n := map[string]float64{}
-	var total float64
-	for _, q := range s.QueueStats {
-		n[q.Class] = float64(q.N)
-		total += float64(q.N)
-	}
-	t, err := run.Table("queue_cdf.csv")
+	o.hosts, o.longHaul = f.hosts, f.longHaul
+	lhDelay := f.longHaulDelay
+	o.intraRTTUs = 2 * (2*f.hostDelay + 4*f.fabricDelay) * 1e6
+	o.longHaulRTTMs = 2 * lhDelay * 1e3
+	cdf, err := workload.BuiltinCDF(c.CDF)
 	if err != nil {
-		return 0, 0, 0, err
+		return o, err
 	}
-	ci, err := t.Col("class")
-	if err != nil {
-		return 0, 0, 0, err
+	size := c.IncastSizeBytes
+	if size == 0 {
+		size = int64(o.longHaul * 2 * lhDelay / 8)
 	}
-	cols, err := t.FloatCols("bytes", "fraction")
-	if err != nil {
-		return 0, 0, 0, err
+	basis := workload.BasisLongHaul
+	if c.LoadBasis == "host" {
+		basis = workload.BasisHost
 	}
-	type pt struct{ x, f float64 }
-	byClass := map[string][]pt{}
-	var xs []float64
-	for i, row := range t.Rows {
-		byClass[row[ci]] = append(byClass[row[ci]], pt{cols[0][i], cols[1][i]})
-		xs = append(xs, cols[0][i])
-	}
-	nan := math.NaN()
-	if len(xs) == 0 || total == 0 {
-		return nan, nan, nan, nil
-	}
-	slices.Sort(xs)
-	xs = slices.Compact(xs)
-	// the merged CDF at each point: Σ_c n_c F_c(x) / Σ n_c, with F_c a
-	// step function through its points
-	merged := make([]float64, len(xs))
-	for i, x := range xs {
-		var f float64
-		for c, pts := range byClass {
-			k, _ := slices.BinarySearchFunc(pts, x, func(p pt, v float64) int {
-				switch {
-				case p.x < v:
-					return -1
-				case p.x > v:
-					return 1
-				}
-				return 0
-			})
-			if k < len(pts) && pts[k].x == x {
-				f += n[c] * pts[k].f
-			} else if k > 0 {
-				f += n[c] * pts[k-1].f
-			}
-		}
-		merged[i] = f / total
-	}
-	quant := func(q float64, cdf func(i int) float64) float64 {
-		for i := range xs {
-			if cdf(i) >= q-1e-12 {
-				return xs[i]
-			}
-		}
-		return xs[len(xs)-1]
-	}
-	p80 = quant(0.8, func(i int) float64 { return merged[i] })
-	p99 = quant(0.99, func(i int) float64 { return merged[i] })
-	var empty float64
-	if xs[0] == 0 {
-		empty = merged[0]
-	}
-	if empty >= 1 {
-		return p80, p99, 0, nil
-	}
-	p80busy = quant(0.8, func(i int) float64 {
-		if xs[i] == 0 {
-			return 0
-		}
-		return (merged[i] - empty) / (1 - empty)
-	})
-	return p80, p99, p80busy, nil
+	r := workload.CrossDCParams{CDF: cdf, Load: c.Load, Basis: basis, LongHaulBps: int64(o.longHaul), HostsBps: int64(o.hosts),
+		CrossToIntra: c.CrossToIntra, IncastShare: c.IncastShare, IncastFanin: c.IncastFanin, IncastSize: size}.Rates()
+	o.allToAll = (2*r.CrossPerDir + r.Intra) * 8 * cdf.Mean()
+	o.incastPerDir = r.IncastPerDir * float64(c.IncastFanin) * float64(size) * 8
+	return o, nil
 }
 
-// readCrossAll reads every algorithm's point for one (pattern, load,
-// WRCCT), noting the failures.
-func readCrossAll(ctx *experiment.Context, pattern string, load, wrcct float64, notes *[]string) map[string]*crossPoint {
-	out := map[string]*crossPoint{}
-	for _, a := range algs {
-		p, err := readCross(ctx, crossKey(pattern, load, wrcct, a.CC))
-		if err != nil {
-			*notes = append(*notes, err.Error())
-			nan := math.NaN()
-			p = &crossPoint{shortP50: nan, shortP99: nan, longP50: nan, longP99: nan, sdP50: nan, sdP99: nan, qP80: nan, qP99: nan, qP80busy: nan, pauseUs: nan}
-		}
-		if p.unfinished > 0 {
-			*notes = append(*notes, fmt.Sprintf("%s load %v WRCCT %v %s: %d of %d flows unfinished at the end of the run (excluded)", pattern, load, wrcct, a.Name, p.unfinished, p.flows))
-		}
-		out[a.CC] = p
+// crossSetup describes the fabric and the traffic of E1–E3 at a scale.
+func crossSetup(sc experiment.Scale) string {
+	windows := `Poisson arrivals over 50 ms (web search), 100 ms (data mining) or 20 ms (Google RPC), the same under every reading (the paper gives no duration); the run ends when every flow has finished or 200 ms after the last arrival; 3 seeds per point (arrivals, endpoints, ECMP hashing and RED marking are random), verdicts on the means, inconclusive when the seeds disagree.`
+	if sc == experiment.ScaleQuick {
+		windows = `At quick scale: arrivals over 0.5 ms (Google RPC 0.05 ms), runs end at 15 ms, one seed; an incast event is drawn with probability ≈ 0.03 per direction, so the quick runs have no incast and their verdicts are not results.`
 	}
-	return out
+	return `Topology T6: two datacenters, each a 4-pod fat-tree (4 core, 8 aggregation, 8 ToR switches, 4 servers per ToR: 32 servers; interpretation of the wiring: each ToR on both aggregation switches of its pod, aggregation switch 0 of every pod on cores 0 and 1, switch 1 on cores 2 and 3), 100-Gb/s NICs and intra-DC links, 1 µs per link (largest intra-DC RTT 12 µs); one DCI switch per datacenter on its 4 cores; the DCIs joined by one 400-Gb/s long haul of 1 ms. Buffers: 16 MB per intra-DC switch with dynamic PFC thresholds, 250 MB per DCI switch with static PFC thresholds of 100 MB and 100 MB of headroom on the long haul (2 one-way BDPs + 4 KB, so the long haul stays lossless). Traffic W7: all-to-all flows from the pattern's size distribution, cross-DC : intra-DC = 5 : 1 by count, plus incasts (4 random senders in one datacenter to one random receiver in the other, 100 MB each = the long haul's bandwidth-delay product). The load has two readings: per host NIC (primary: the HPCC platform's definition; the all-to-all traffic offers ρ of the 6.4 Tb/s of hosts and the incasts 50 % of the long haul per direction on top, which overloads the long haul 2.5–6.5 ×) and the long haul's utilisation per direction, half of it incast (sensitivity). Algorithm 2's line 3 has two readings too: as printed (primary) and ccsim's I21. ` + windows + ` Algorithms: WRCC with the paper's defaults (WRCCT 24 µs, F_max 100 Gb/s, F_min 100 Mb/s, RateRatio_max 110 %, QRatio_max 50 %, T_1 = T_fcnp = WRCCT, B_Tar the line rate); DCQCN and HPCC with the reference simulator's dcqcn and hp presets (paper 002 ran that simulator with "vendor default" DCQCN and HPCC's recommended parameters; RED thresholds 400 KB/1.6 MB at 100 Gb/s, 1.6/6.4 MB at 400 Gb/s); BiCC as ccsim models it (DCQCN hosts, DCI switches with 128 VOQs sending fast notifications; docs/algorithms/bicc.md): every verdict against BiCC is against that interpretation.`
 }
-
-// slowdownTable prints a paper table (p50, p99 per row and method) beside
-// ccsim's.
-func slowdownTable[K comparable](id, title, rowName string, rows []K, label func(K) string, res map[K]map[string]*crossPoint, paper map[K]map[string][2]float64) report.Table {
-	t := report.Table{ID: id, Title: title, Columns: []string{rowName, "method", "paper p50", "ccsim p50", "paper p99", "ccsim p99"}}
-	for _, r := range rows {
-		for _, a := range algs {
-			pp := paper[r][a.CC]
-			p := res[r][a.CC]
-			t.Rows = append(t.Rows, []string{label(r), a.Name, experiment.G4Dash(pp[0]), experiment.G4Dash(p.sdP50), experiment.G4Dash(pp[1]), experiment.G4Dash(p.sdP99)})
-		}
-	}
-	return t
-}
-
-// crossSetup describes the fabric and the traffic of E1–E3.
-const crossSetup = `Topology T6: two datacenters, each a 4-pod fat-tree (4 core, 8 aggregation, 8 ToR switches, 4 servers per ToR: 32 servers; interpretation of the wiring: each ToR on both aggregation switches of its pod, aggregation switch 0 of every pod on cores 0 and 1, switch 1 on cores 2 and 3), 100-Gb/s NICs and intra-DC links, 1 µs per link (largest intra-DC RTT 12 µs); one DCI switch per datacenter on its 4 cores; the DCIs joined by one 400-Gb/s long haul of 1 ms. Buffers: 16 MB per intra-DC switch with dynamic PFC thresholds, 250 MB per DCI switch with static PFC thresholds of 100 MB and 100 MB of headroom on the long haul (2 one-way BDPs + 4 KB, so the long haul stays lossless). Traffic W7 (interpretation of the paper's mix, whose numbers overload the long haul if read literally): Poisson arrivals over 50 ms (web search), 100 ms (data mining) or 20 ms (Google RPC, ~12,000 flows per ms), long enough for stable percentiles and a few incast events; the load ρ is the long haul's utilisation per direction, half of it incast traffic (4 random senders in one datacenter to one random receiver in the other, 100 MB each = the long haul's bandwidth-delay product) and half cross-DC all-to-all flows from the pattern's size distribution; intra-DC flows arrive at 1/5 of the cross-DC rate (5 : 1 by count). The run ends when every flow has finished or 200 ms after the last arrival. Algorithms: WRCC with the paper's defaults (WRCCT 24 µs, F_max 100 Gb/s, F_min 100 Mb/s, RateRatio_max 110 %, QRatio_max 50 %, T_1 = T_fcnp = WRCCT); DCQCN and HPCC with the reference simulator's dcqcn and hp presets (paper 002 ran that simulator with "vendor default" DCQCN and HPCC's recommended parameters; RED thresholds 400 KB/1.6 MB at 100 Gb/s, 1.6/6.4 MB at 400 Gb/s); BiCC as ccsim models it (DCQCN hosts, DCI switches with 128 VOQs sending fast notifications; docs/algorithms/bicc.md). At quick scale the arrival window is 1 ms and runs end at 15 ms.`

@@ -1,16 +1,21 @@
 package wrcc
 
 // E0: the motivation (Fig. 2) — cross-datacenter congestion 2 under DCQCN
-// and HPCC (and, for comparison, WRCC and BiCC).
+// and HPCC (and, for comparison, WRCC and BiCC) — and congestion 1 of
+// Fig. 1 (e0c1.go).
 
 import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
 )
 
 const (
@@ -24,102 +29,270 @@ var e0Algs = []string{"dcqcn", "hpcc", "wrcc", "bicc"}
 // e0StopMs is the length of E0's runs at a scale.
 func e0StopMs(sc experiment.Scale) float64 { return experiment.AtScale(sc, 4.0, 20.0) }
 
+// e0Runs are congestion 2 and congestion 1 (keys prefixed "c1"), every
+// algorithm over the seeds (the unpinned hops are chosen by the seeded
+// ECMP hash, DCQCN and BiCC mark by RED).
 func e0Runs(sc experiment.Scale) []experiment.RunSpec {
 	stop := map[string]any{"stop_ms": e0StopMs(sc)}
-	runs := experiment.Sweep{Base: motivation, Patch: stop, CC: e0Algs}.Expand()
-	// congestion 1: its keys carry the prefix "c1" (not an axis=value
-	// pair)
-	for _, r := range (experiment.Sweep{Base: motivation1, Patch: stop, CC: e0Algs}).Expand() {
+	runs := experiment.Sweep{Base: motivation, Patch: stop, CC: e0Algs, Seeds: experiment.Seeds(sc)}.Expand()
+	for _, r := range (experiment.Sweep{Base: motivation1, Patch: stop, CC: e0Algs, Seeds: experiment.Seeds(sc)}).Expand() {
 		r.Key = "c1 " + r.Key
 		runs = append(runs, r)
 	}
-	// sensitivity of congestion 2 to the intra-DC switches' buffer (the
-	// paper's §2.2 gives none for this experiment)
-	buf := experiment.Axis{Name: "buffer"}
-	for _, mb := range e0Buffers[1:] {
-		buf.Values = append(buf.Values, experiment.Value{Label: fmt.Sprint(mb), Patch: map[string]any{"switch": map[string]any{"buffer_mb": mb}}})
-	}
-	return append(runs, experiment.Sweep{Base: motivation, Patch: stop, Axes: []experiment.Axis{buf}, CC: e0Algs[:2]}.Expand()...)
+	return runs
 }
 
-// e0Buffers are the intra-DC buffer sizes (MB) of the sensitivity table;
-// the first is the scenario's own.
-var e0Buffers = []float64{16, 32, 64}
+// portRef is an egress port by switch name.
+type portRef struct {
+	node string
+	port int
+}
 
-func e0BufKey(mb float64, c string) string {
-	if mb == e0Buffers[0] {
-		return "cc=" + c
+// sw2 is SW2's port towards R1 (B.tor0's port 0: B.h0).
+var sw2 = portRef{"B.tor0", 0}
+
+// pathPorts are the egress ports of both congestion-2 flows' possible
+// paths (port numbers: link order, topo.CrossDC; TestPathPorts checks
+// each leads where its comment says): Flow1 A.h0 → A.tor0 → A.agg0|1 →
+// A.core0–3 → A.dci → long haul → B.dci → B.core0–3 → B.agg0 → B.tor0 →
+// B.h0, Flow3 B.h8 → B.tor2 → B.agg2|3 → B.core2|3 → B.agg1 → B.tor0.
+var pathPorts = []portRef{
+	{"A.tor0", 4}, {"A.tor0", 5}, // → A.agg0, A.agg1
+	{"A.agg0", 2}, {"A.agg0", 3}, {"A.agg1", 2}, {"A.agg1", 3}, // → cores
+	{"A.core0", 4}, {"A.core1", 4}, {"A.core2", 4}, {"A.core3", 4}, // → A.dci
+	{"A.dci", 4},                                           // the long haul
+	{"B.dci", 0}, {"B.dci", 1}, {"B.dci", 2}, {"B.dci", 3}, // → B's cores
+	{"B.core0", 0}, {"B.core1", 0}, // → B.agg0
+	{"B.core2", 0}, {"B.core3", 0}, // → B.agg1
+	{"B.agg0", 0}, {"B.agg1", 0}, // → B.tor0
+	{"B.tor2", 4}, {"B.tor2", 5}, // Flow3's uplinks
+	{"B.agg2", 2}, {"B.agg2", 3}, {"B.agg3", 2}, {"B.agg3", 3}, // → cores
+	sw2,
+}
+
+func portsPatch(ps []portRef) []any {
+	out := make([]any, len(ps))
+	for i, p := range ps {
+		out[i] = map[string]any{"node": p.node, "port": p.port}
 	}
-	return fmt.Sprintf("buffer=%v cc=%s", mb, c)
+	return out
+}
+
+// e0Readings: which switch's queue Fig. 2(c) shows (every switch of the
+// path, primary, or SW2 only) × where congestion 1's SW1 sits (one layer
+// above the senders' ToR, primary, or their ToR).
+func e0Readings() []experiment.Reading {
+	const (
+		whyPath = `Fig. 2(c) is 「交换机队列分布」, "the switch queue distribution", naming no switch, and §2.2 keeps the rest of §4's configuration (16-MB intra-DC, 250-MB DCI switches): the figure's 12-MB maximum is reachable only at a switch whose PFC allows it (check qmax-reachable), so every egress port of both flows' paths is sampled and the statistic is the largest over them.`
+		whySW2  = `The congestion point §2.1 names (「智算中心B中SW2出现跨域Incast拥塞」): SW2's port towards R1 only (ccsim's earlier reading).`
+		whyAgg  = `Congestion 1 (§2.1): 「Flow1的入端口会经历周期性暂停, 导致沿相同路径的智算中心内受害流(S3→R3)性能下降」 — Flow1's ingress port at SW1 is paused and the victim, on the same path, suffers: the victim shares Flow1's ingress at SW1, possible only above the senders' ToR (there every host has its own ingress). SW1 = A.agg0: Flow1 (A.h0, under A.tor0) and Flow2 (A.h4, under A.tor1) both leave A.agg0 towards A.core0; the victim A.h2 → A.h5 enters A.agg0 from A.tor0 with Flow1.`
+		whyToR  = `Congestion 1 with SW1 = the senders' ToR A.tor0 (ccsim's earlier reading; the paper's Fig. 1 is not available): Flow1, Flow2 and the victim share A.tor0's uplink; each has its own ingress port.`
+	)
+	mk := func(id, title, why string, primary, path, agg bool) experiment.Reading {
+		return experiment.Reading{ID: id, Title: title, Why: why, Primary: primary, PatchRun: func(_ experiment.Scale, spec experiment.RunSpec) map[string]any {
+			if spec.Base == motivation1 {
+				if agg {
+					return map[string]any{"workload": map[string]any{"flows": c1AggFlows()}}
+				}
+				return nil
+			}
+			ps := []portRef{sw2}
+			if path {
+				ps = pathPorts
+			}
+			return map[string]any{"outputs": map[string]any{"queue_ports": portsPatch(ps)}}
+		}}
+	}
+	return []experiment.Reading{
+		mk("path-agg", "queues at every switch of the path; congestion 1 at an aggregation switch", whyPath+" "+whyAgg, true, true, true),
+		mk("path-tor", "queues at every switch of the path; congestion 1 at the senders' ToR", whyPath+" "+whyToR, false, true, false),
+		mk("sw2-agg", "SW2's queue only; congestion 1 at an aggregation switch", whySW2+" "+whyAgg, false, false, true),
+		mk("sw2-tor", "SW2's queue only; congestion 1 at the senders' ToR (the runs of issue 9)", whySW2+" "+whyToR, false, false, false),
+	}
+}
+
+// c1AggFlows are congestion 1's flows with SW1 = A.agg0 (reading *-agg):
+// Flow1 A.h0 → B.h0 and Flow2 A.h4 → B.h1 pinned through A.core0 (so
+// through A.agg0, the only aggregation switch of pod 0 on core 0), the
+// victim A.h2 → A.h5 through A.agg0.
+func c1AggFlows() []any {
+	f := func(src, dst, via string) map[string]any {
+		return map[string]any{"src": src, "dst": dst, "size_bytes": 100_000_000, "start_ns": 0, "via": via}
+	}
+	return []any{f("A.h0", "B.h0", "A.core0"), f("A.h4", "B.h1", "A.core0"), f("A.h2", "A.h5", "A.agg0")}
+}
+
+func e0() *experiment.Experiment {
+	return &experiment.Experiment{
+		ID:       "e0",
+		Title:    "Motivation: cross-datacenter congestion 2 (Fig. 2) and congestion 1 (Fig. 1) under DCQCN and HPCC",
+		SetupAt:  e0Setup,
+		Claims:   e0Claims(),
+		Runs:     e0Runs,
+		Readings: e0Readings(),
+		Checks: []experiment.Check{
+			{ID: "longhaul-rtt", Description: "the long haul's round trip (§2.2 「跨域长距离链路往返时延为2ms」)", Unit: "ms", Paper: 2, Tol: &experiment.Tolerance{Abs: 1e-9},
+				Derive: func(s *scenario.Scenario) (float64, error) {
+					f, err := fabricOf(s)
+					return 2 * f.longHaulDelay * 1e3, err
+				}},
+			{ID: "qmax-reachable", Description: "the largest egress queue PFC lets build at the sampled ports (every other port of the switch feeding it up to its pause threshold, reserve and headroom) is at least the printed maximum (「队列长度最大为12 MB」)", Unit: "MB",
+				Bounds: true, Lo: 12, Hi: math.Inf(1), Derive: qmaxReachable},
+		},
+		Analyze: analyzeE0,
+	}
+}
+
+func e0Setup(sc experiment.Scale) string {
+	stop := "the run lasts 20 ms (the paper gives neither); 3 seeds (the unpinned hops are hashed, RED marks at random)"
+	if sc == experiment.ScaleQuick {
+		stop = "at quick scale the run lasts 4 ms (no flow finishes), one seed"
+	}
+	return `Topology T6 with the long-haul RTT of 2 ms and, as §2.2 says (「其余配置与第4节一致」), the rest of §4's configuration: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds. Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 → R1 = B.h0) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and ` + stop + `. Metrics: each flow's delivered rate per 100 µs; the egress queues sampled every 1 µs — under the path readings every port of both flows' paths (28 ports, the DCIs included), the statistic the largest over the ports; under the sw2 readings SW2's port towards R1 only. Flow1 and Flow3 are "not converged" in a 100-µs bin while both are active when their rates differ by 10 % of their sum or more (the E4 fairness bound too); the claim is that this holds in most (≥ 50 %) of those bins. DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure; BiCC = DCQCN here: the DCI never congests, so it sends no notice). Congestion 1 (described in the paper's §2.1 and Fig. 1, not measured there): two cross-DC flows Flow1 and Flow2 meet at SW1 and an intra-DC victim flow on Flow1's path suffers; SW1 is one layer above the senders' ToR (primary) or their ToR (readings); 100 MB each from line rate; measured: each flow's rate per 100 µs, the pause time of the transmitter feeding Flow1's ingress at SW1, and the victim's mean rate while all three are active against its max–min fair share (50 Gb/s with SW1 = A.agg0: Flow1 is held to 50 Gb/s by the shared uplink to A.core0; C/3 with SW1 = A.tor0).`
+}
+
+// e0Claims are Fig. 2's and congestion 1's claims.
+func e0Claims() []experiment.Claim {
+	out := []experiment.Claim{
+		{ID: "dcqcn-q70-1mb", Description: "DCQCN: 70 % of the queue samples exceed 1 MB (Fig. 2(c) 「DCQCN的70%队列长度超过1MB」): the 30th percentile of the samples is 1 MB", PaperValue: "1", Unit: "MB (p30 of the queue samples)",
+			Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 1},
+		{ID: "hpcc-q70-1.8mb", Description: "HPCC: 70 % of the queue samples exceed 1.8 MB (「HPCC的70%队列长度超过1.8 MB」): the 30th percentile is 1.8 MB", PaperValue: "1.8", Unit: "MB (p30 of the queue samples)",
+			Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 1.8},
+		{ID: "hpcc-qmax", Description: "HPCC: the queue reaches 12 MB at most (「队列长度最大为12 MB」)", PaperValue: "12", Unit: "MB (maximum sample)",
+			Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 12},
+	}
+	for _, c := range e0Algs[:2] {
+		name := algs.Name(c)
+		out = append(out,
+			experiment.Claim{ID: "c1-pause-" + c, Description: "congestion 1, " + name + ": Flow1's ingress port at SW1 is paused (「为了保持网络无损, Flow1的入端口会经历周期性暂停」): the transmitter feeding it is paused by PFC", PaperValue: "> 0", Unit: "µs paused",
+				Kind: experiment.Direction, Rel: experiment.Greater},
+			experiment.Claim{ID: "c1-victim-" + c, Description: "congestion 1, " + name + ": the intra-DC victim on Flow1's path degrades (「导致沿相同路径的智算中心内受害流(S3→R3)性能下降」): its mean rate while the three flows are active is below its max–min fair share", PaperValue: "below its share", Unit: "Gb/s",
+				Kind: experiment.Direction, Rel: experiment.Less},
+			experiment.Claim{ID: "noconv-" + c, Description: name + ": Flow1 and Flow3 do not converge for a long time (「长时间无法正确收敛」): in most (≥ 50 %) of the 100-µs bins while both are active their rates differ by ≥ 10 % of their sum", PaperValue: "≥ 50", Unit: "% of the bins",
+				Kind: experiment.Range, Lo: 50, Hi: 100},
+		)
+	}
+	return out
+}
+
+// e0Result is what E0 reads from a congestion-2 run.
+type e0Result struct {
+	ports    []portRef             // the sampled ports, in order of first sample
+	q        map[portRef][]float64 // samples per port, bytes, sorted
+	t        [2][]float64          // bin start (ms) per flow
+	gbps     [2][]float64          // rate per flow and bin
+	finishMs [2]float64            // flow finish (ms), +Inf if unfinished
+	unconv   float64               // % of both-active bins not converged
+	convFrom float64               // first bin start after which every both-active bin is converged (NaN: never)
+	both     int                   // both-active bins
+}
+
+// nodeNames are T6's node names by id (topo.CrossDC's fixed numbering).
+var nodeNames = func() []string {
+	g, err := topo.CrossDC(topo.DefaultCrossDCParams())
+	if err != nil {
+		panic(err)
+	}
+	return g.Names
+}()
+
+func nodeID(name string) int { return slices.Index(nodeNames, name) }
+
+func readE0(run *experiment.RunRef) (*e0Result, error) {
+	r := &e0Result{q: map[portRef][]float64{}}
+	qt, err := run.Table("queue.csv")
+	if err != nil {
+		return nil, err
+	}
+	cols, err := qt.FloatCols("node", "port", "bytes")
+	if err != nil {
+		return nil, err
+	}
+	for i := range cols[0] {
+		n := int(cols[0][i])
+		if n < 0 || n >= len(nodeNames) {
+			return nil, fmt.Errorf("%s: queue.csv node %d", run.Dir, n)
+		}
+		p := portRef{nodeNames[n], int(cols[1][i])}
+		if _, ok := r.q[p]; !ok {
+			r.ports = append(r.ports, p)
+		}
+		r.q[p] = append(r.q[p], cols[2][i])
+	}
+	for _, p := range r.ports {
+		slices.Sort(r.q[p])
+	}
+	if err := flowRates(run, r.t[:], r.gbps[:]); err != nil {
+		return nil, err
+	}
+	if err := finishTimes(run, r.finishMs[:]); err != nil {
+		return nil, err
+	}
+	r.unconv, r.convFrom, r.both = convergence(r.t, r.gbps, r.finishMs)
+	return r, nil
 }
 
 // convergedWithin is the share-gap bound of "converged": the two flows'
 // rates differ by less than 10 % of their sum.
 const convergedWithin = 0.1
 
-// e0Result is what E0 reads from a run.
-type e0Result struct {
-	q          []float64    // SW2 → R1 queue samples, bytes (sorted)
-	t          [2][]float64 // bin start (ms) per flow
-	gbps       [2][]float64 // rate per flow and bin
-	convergeMs float64      // first bin from which every later bin is within the bound; NaN: never
-	lastGap    float64      // |r1 − r3| / (r1 + r3) over the last quarter of the run
-}
-
-func readE0(ctx *experiment.Context, c string) (*e0Result, error) {
-	return readE0Key(ctx, "cc="+c)
-}
-
-func readE0Key(ctx *experiment.Context, key string) (*e0Result, error) {
-	run, err := ctx.Run(key)
-	if err != nil {
-		return nil, err
-	}
-	r := &e0Result{convergeMs: math.NaN()}
-	qt, err := run.Table("queue.csv")
-	if err != nil {
-		return nil, err
-	}
-	if r.q, err = qt.Floats("bytes"); err != nil {
-		return nil, err
-	}
-	slices.Sort(r.q)
-	if err := flowRates(run, r.t[:], r.gbps[:]); err != nil {
-		return nil, err
-	}
-	n := min(len(r.gbps[0]), len(r.gbps[1]))
-	if n == 0 {
-		return r, fmt.Errorf("%s: no rate bins for the two flows", run.Dir)
-	}
-	gap := func(a, b float64) float64 {
-		if a+b == 0 {
-			return 1
+// convergence is the share (%) of the 100-µs bins in which both flows are
+// active (activeBins) whose rates differ by ≥ 10 % of their sum, the start
+// of the first bin after which every such bin is converged (NaN: never,
+// or no such bin), and the number of such bins.
+func convergence(t, gbps [2][]float64, finishMs [2]float64) (unconv, from float64, both int) {
+	both = activeBins(t[:], finishMs[:])
+	bad, lastBad := 0, -1
+	for k := 0; k < both; k++ {
+		a, b := gbps[0][k], gbps[1][k]
+		if a+b == 0 || math.Abs(a-b)/(a+b) >= convergedWithin {
+			bad++
+			lastBad = k
 		}
-		return math.Abs(a-b) / (a + b)
 	}
-	// the last bin may be short: leave it out
-	last := n - 1
-	if last < 1 {
-		last = n
+	if both == 0 {
+		return math.NaN(), math.NaN(), 0
 	}
-	for k := last - 1; k >= 0; k-- {
-		if gap(r.gbps[0][k], r.gbps[1][k]) >= convergedWithin {
-			if k+1 < last {
-				r.convergeMs = r.t[0][k+1]
+	from = math.NaN()
+	if lastBad+1 < both {
+		from = t[0][lastBad+1]
+	}
+	return 100 * float64(bad) / float64(both), from, both
+}
+
+// activeBins is the number of leading rate bins (flow_rate.csv: a row per
+// bin while a flow is active, every flow from the same start) in which
+// every flow is active for the whole bin: bins that end by the first
+// flow's finish, and, when every flow lasts to the end of the run, not the
+// run's last bin (it may be short).
+func activeBins(t [][]float64, finishMs []float64) int {
+	n, longest := len(t[0]), len(t[0])
+	for _, x := range t[1:] {
+		n, longest = min(n, len(x)), max(longest, len(x))
+	}
+	if n == longest {
+		n--
+	}
+	end := math.Inf(1)
+	for _, f := range finishMs {
+		end = math.Min(end, f)
+	}
+	binMs := 0.0
+	if len(t[0]) > 1 {
+		binMs = t[0][1] - t[0][0]
+	}
+	k := 0
+	for ; k < n; k++ {
+		for _, x := range t {
+			if x[k] != t[0][k] {
+				return k
 			}
+		}
+		if t[0][k]+binMs > end+1e-9 {
 			break
 		}
-		if k == 0 {
-			r.convergeMs = r.t[0][0]
-		}
 	}
-	var a, b float64
-	for k := last * 3 / 4; k < last; k++ {
-		a += r.gbps[0][k]
-		b += r.gbps[1][k]
-	}
-	r.lastGap = gap(a, b)
-	return r, nil
+	return max(k, 0)
 }
 
 // flowRates reads flow_rate.csv into t (bin start, ms) and gbps per flow
@@ -144,6 +317,88 @@ func flowRates(run *experiment.RunRef, t, gbps [][]float64) error {
 	return nil
 }
 
+// finishTimes reads the finish times (ms) of flows 0 … len(out) − 1 from
+// flows.csv (+Inf for a flow that did not finish).
+func finishTimes(run *experiment.RunRef, out []float64) error {
+	recs, err := run.Flows()
+	if err != nil {
+		return err
+	}
+	for i := range out {
+		out[i] = math.Inf(1)
+	}
+	for _, r := range recs {
+		if r.ID >= 0 && r.ID < len(out) && r.Done {
+			out[r.ID] = float64(r.Finish) / float64(sim.Millisecond)
+		}
+	}
+	return nil
+}
+
+// pick is the statistic f of the queue at the reading's ports: the
+// largest over the sampled ports, and the port.
+func (r *e0Result) pick(f func(sorted []float64) float64) (float64, portRef) {
+	best, at := math.NaN(), portRef{}
+	for _, p := range r.ports {
+		if v := f(r.q[p]); math.IsNaN(best) || v > best {
+			best, at = v, p
+		}
+	}
+	return best, at
+}
+
+func p30(q []float64) float64  { return metrics.Percentile(q, 0.3) }
+func qmax(q []float64) float64 { return q[len(q)-1] }
+
+func (p portRef) String() string { return p.node + ":" + strconv.Itoa(p.port) }
+
+func analyzeE0(ctx *experiment.Context) (*report.Section, error) {
+	sec := &report.Section{}
+	res := map[string][]*e0Result{}
+	for _, c := range e0Algs {
+		runs, err := ctx.SeedRuns("cc=" + c)
+		if err != nil {
+			return nil, err
+		}
+		for _, run := range runs {
+			r, err := readE0(run)
+			if err != nil {
+				return nil, err
+			}
+			res[c] = append(res[c], r)
+		}
+	}
+	sec.Tables = append(sec.Tables, e0QueueTable(res), e0ConvTable(res))
+	sec.Figures = append(sec.Figures, e0Figures(res)...)
+	for _, q := range []struct {
+		id, cc string
+		f      func([]float64) float64
+		what   string
+	}{{"dcqcn-q70-1mb", "dcqcn", p30, "p30"}, {"hpcc-q70-1.8mb", "hpcc", p30, "p30"}, {"hpcc-qmax", "hpcc", qmax, "maximum"}} {
+		var pt experiment.Sample
+		var at []string
+		for _, r := range res[q.cc] {
+			v, p := r.pick(q.f)
+			pt, at = append(pt, v/1e6), append(at, p.String())
+		}
+		ctx.Measure(q.id, experiment.Measure{Mag: []experiment.Sample{pt},
+			Note: fmt.Sprintf("the largest %s over the sampled ports, at %v (per seed); %.0f %% of SW2's samples above 1 MB, %.0f %% above 1.8 MB (first seed)", q.what, at, 100*above(res[q.cc][0].q[sw2], 1e6), 100*above(res[q.cc][0].q[sw2], 1.8e6))})
+	}
+	for _, c := range e0Algs[:2] {
+		var u experiment.Sample
+		for _, r := range res[c] {
+			u = append(u, r.unconv)
+		}
+		ctx.Measure("noconv-"+c, experiment.Measure{Values: []experiment.Sample{u}, Note: "per seed; both-active bins " + fmt.Sprint(res[c][0].both) + ", converged from " + convText(res[c][0]) + " (first seed)"})
+	}
+	notes, err := analyzeC1(ctx, sec)
+	if err != nil {
+		return nil, err
+	}
+	sec.Notes = notes
+	return sec, nil
+}
+
 // above returns the fraction of sorted samples strictly above v.
 func above(sorted []float64, v float64) float64 {
 	if len(sorted) == 0 {
@@ -153,209 +408,9 @@ func above(sorted []float64, v float64) float64 {
 	return float64(len(sorted)-i) / float64(len(sorted))
 }
 
-func e0() *experiment.Experiment {
-	return &experiment.Experiment{
-		ID:    "e0",
-		Title: "Motivation: cross-datacenter congestion 2 (Fig. 2) and congestion 1 (Fig. 1) under DCQCN and HPCC",
-		Setup: `Topology T6 with the long-haul RTT of 2 ms (the E1–E3 fabric: two 4-pod fat-trees of 32 servers, 100 Gb/s, 1 µs per link; DCI switches joined by a 400-Gb/s, 1-ms long haul; 16-MB intra-DC switches with dynamic PFC, 250-MB DCI switches with static 100-MB PFC thresholds). Congestion 2: the cross-DC burst flow Flow1 (S1 = A.h0 in DC A → R1 = B.h0 in DC B) and the intra-DC burst flow Flow3 (S4 = B.h8, under another ToR of DC B → R1) collide at SW2, R1's ToR. Interpretation: both start together at line rate, 100 MB each, and the run lasts 20 ms (the paper gives neither). Metrics: each flow's delivered rate per 100 µs, and SW2's queue towards R1 sampled every 1 µs (its CDF). DCQCN and HPCC with the reference simulator's presets (dcqcn, hp at 100 Gb/s; paper 002 used that simulator); WRCC and BiCC are shown for comparison (not in the paper's figure). Congestion 1 (described in the paper's §2.2 and Fig. 1, not measured there): two cross-DC flows, Flow1 S1 = A.h0 → R1 = B.h0 and Flow2 S2 = A.h1 → R2 = B.h1, meet at SW1 = A.tor0, their ToR, and an intra-DC victim S3 = A.h2 → R3 = A.h4 (another ToR of the pod) shares their path; interpretation: the three flows are pinned through A.agg0, so SW1's uplink to it is offered 300 Gb/s, 100 MB each from line rate; measured: each flow's rate per 100 µs, the time each sender's NIC was paused by PFC, and the share of bins in which the victim gets less than a tenth of its fair share (C/3). A flow pair counts as converged from the first 100-µs bin after which their rates always differ by less than 10 % of their sum. Sensitivity: congestion 2 is also run with DCQCN and HPCC on 32- and 64-MB intra-DC switches (the paper gives no buffer size for this experiment; dynamic PFC thresholds grow with the buffer, and with them the queue PFC lets build).`,
-		Claims: []experiment.Claim{
-			{ID: "dcqcn-q70-1mb", Description: "DCQCN: 70 % of SW2's queue samples are above 1 MB", PaperValue: "70", Unit: "% of samples > 1 MB", Verdict: true},
-			{ID: "hpcc-q70-1.8mb", Description: "HPCC: 70 % of SW2's queue samples are above 1.8 MB", PaperValue: "70", Unit: "% of samples > 1.8 MB", Verdict: true},
-			{ID: "hpcc-qmax", Description: "HPCC: SW2's queue reaches 12 MB", PaperValue: "12", Unit: "MB", Verdict: true},
-			{ID: "c1-victim-pfc", Description: "congestion 1: the intra-DC victim flow sharing the cross-DC flows' path suffers PFC pauses under DCQCN and HPCC", PaperValue: "yes", Verdict: true},
-			{ID: "no-convergence", Description: "neither DCQCN nor HPCC makes Flow1 and Flow3 converge for a long time (ccsim: not within the run)", PaperValue: "yes", Verdict: true},
-		},
-		Runs:    e0Runs,
-		Analyze: analyzeE0,
-	}
-}
-
-func analyzeE0(ctx *experiment.Context) (*report.Section, error) {
-	sec := &report.Section{}
-	res := map[string]*e0Result{}
-	var notes []string
-	for _, c := range e0Algs {
-		r, err := readE0(ctx, c)
-		if err != nil {
-			notes = append(notes, err.Error())
-			continue
-		}
-		res[c] = r
-	}
-	t, cdf, rates := e0QueueTable(res)
-	sec.Tables = append(sec.Tables, t)
-	sec.Figures = append(append(sec.Figures, rates...), cdf)
-	claims := e0Claims(res)
-	bt, bufNote := e0BufferTable(ctx, &notes)
-	sec.Tables = append(sec.Tables, bt)
-	if cl, ok := claims["hpcc-qmax"]; ok {
-		cl.Note += "; HPCC by intra-DC buffer: " + bufNote + "DCQCN's queue does not depend on it (RED keeps it under 1.2 MB)"
-		claims["hpcc-qmax"] = cl
-	}
-	c1, c1notes := analyzeC1(ctx, sec)
-	notes = append(notes, c1notes...)
-	if d, h := c1["dcqcn"], c1["hpcc"]; d != nil && h != nil {
-		claims["c1-victim-pfc"] = report.Verdict(fmt.Sprintf("DCQCN %.0f µs, HPCC %.0f µs", d.pausedUs[2], h.pausedUs[2]), d.pausedUs[2] > 0 && h.pausedUs[2] > 0,
-			fmt.Sprintf("the victim's NIC paused by PFC; it gets under a tenth of its fair share in %.0f %% (DCQCN) and %.0f %% (HPCC) of the 100-µs bins, the cross-DC senders are paused %.0f µs (DCQCN) and %.0f µs (HPCC) each", d.starved, h.starved, d.pausedUs[0], h.pausedUs[0]))
-	}
-	sec.Claims = ctx.Claims(claims)
-	sec.Notes = notes
-	return sec, nil
-}
-
-// e0QueueTable is congestion 2's queue and convergence per algorithm, the
-// queue's CDF, and each algorithm's two flow rates.
-func e0QueueTable(res map[string]*e0Result) (report.Table, report.Figure, []report.Figure) {
-	f := experiment.G4Dash
-	t := report.Table{ID: "queue", Title: "SW2 → R1 queue (MB) and convergence of Flow1 and Flow3", Columns: []string{"algorithm", "samples", "p30", "p50", "p80", "max", "> 1 MB (%)", "> 1.8 MB (%)", "converged from (ms)", "rate gap, last quarter (%)"}}
-	cdf := report.Figure{ID: "queue-cdf", Title: "CDF of SW2's queue towards R1", XLabel: "queue length (MB)", YLabel: "fraction of samples"}
-	var rates []report.Figure
-	for k, c := range e0Algs {
-		r := res[c]
-		if r == nil {
-			continue
-		}
-		mb := func(p float64) string { return f(metrics.Percentile(r.q, p) / 1e6) }
-		conv := "never"
-		if !math.IsNaN(r.convergeMs) {
-			conv = f(r.convergeMs)
-		}
-		t.Rows = append(t.Rows, []string{algs.Name(c), fmt.Sprint(len(r.q)), mb(0.3), mb(0.5), mb(0.8), f(r.q[len(r.q)-1] / 1e6),
-			f(100 * above(r.q, 1e6)), f(100 * above(r.q, 1.8e6)), conv, f(100 * r.lastGap)})
-		var x, y []float64
-		for i := 0; i < 200; i++ {
-			p := float64(i) / 199
-			x = append(x, metrics.Percentile(r.q, p)/1e6)
-			y = append(y, p)
-		}
-		cdf.Series = append(cdf.Series, report.Series{Label: algs.Name(c), X: x, Y: y, Style: k + 1})
-		fig := report.Figure{ID: c + "-rates", Title: algs.Name(c) + ": Flow1 (cross-DC) and Flow3 (intra-DC) rates", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
-		fig.Series = append(fig.Series, report.Series{Label: "Flow1 S1 → R1 (cross-DC)", X: r.t[0], Y: r.gbps[0], Style: 1}, report.Series{Label: "Flow3 S4 → R1 (intra-DC)", X: r.t[1], Y: r.gbps[1], Style: 2})
-		rates = append(rates, fig)
-	}
-	return t, cdf, rates
-}
-
-// e0Claims evaluates Fig. 2's claims on congestion 2.
-func e0Claims(res map[string]*e0Result) map[string]report.Claim {
-	claims := map[string]report.Claim{}
-	if r := res["dcqcn"]; r != nil {
-		f := 100 * above(r.q, 1e6)
-		claims["dcqcn-q70-1mb"] = report.Verdict(experiment.G4Dash(f), f >= 70, fmt.Sprintf("median %.2f MB, max %.2f MB", metrics.Percentile(r.q, 0.5)/1e6, r.q[len(r.q)-1]/1e6))
-	}
-	if r := res["hpcc"]; r != nil {
-		f := 100 * above(r.q, 1.8e6)
-		claims["hpcc-q70-1.8mb"] = report.Verdict(experiment.G4Dash(f), f >= 70, fmt.Sprintf("median %.2f MB", metrics.Percentile(r.q, 0.5)/1e6))
-		m := r.q[len(r.q)-1] / 1e6
-		claims["hpcc-qmax"] = report.Verdict(experiment.G4Dash(m), m >= 12/1.5 && m <= 12*1.5, "holds within a factor of 1.5")
-	}
-	if res["dcqcn"] != nil && res["hpcc"] != nil {
-		d, h := math.IsNaN(res["dcqcn"].convergeMs), math.IsNaN(res["hpcc"].convergeMs)
-		val := fmt.Sprintf("DCQCN %s, HPCC %s", convText(res["dcqcn"]), convText(res["hpcc"]))
-		claims["no-convergence"] = report.Verdict(val, d && h, fmt.Sprintf("rate gap over the last quarter of the run: DCQCN %.0f %%, HPCC %.0f %%", 100*res["dcqcn"].lastGap, 100*res["hpcc"].lastGap))
-	}
-	return claims
-}
-
-// e0BufferTable is congestion 2's queue by the intra-DC buffer size, with
-// a note of HPCC's numbers for the hpcc-qmax claim.
-func e0BufferTable(ctx *experiment.Context, notes *[]string) (report.Table, string) {
-	f := experiment.G4Dash
-	bt := report.Table{ID: "buffer", Title: "Congestion 2: SW2's queue towards R1 by the intra-DC switches' buffer size (dynamic PFC thresholds scale with it)", Columns: []string{"buffer (MB)", "algorithm", "p50 (MB)", "max (MB)", "> 1 MB (%)", "> 1.8 MB (%)"}}
-	bufNote := ""
-	for _, mb := range e0Buffers {
-		for _, c := range e0Algs[:2] {
-			r, err := readE0Key(ctx, e0BufKey(mb, c))
-			if err != nil {
-				*notes = append(*notes, err.Error())
-				continue
-			}
-			mx := r.q[len(r.q)-1] / 1e6
-			bt.Rows = append(bt.Rows, []string{fmt.Sprint(mb), algs.Name(c), f(metrics.Percentile(r.q, 0.5) / 1e6), f(mx), f(100 * above(r.q, 1e6)), f(100 * above(r.q, 1.8e6))})
-			if c == "hpcc" {
-				bufNote += fmt.Sprintf("%v MB: max %.2f MB, %.0f %% > 1.8 MB; ", mb, mx, 100*above(r.q, 1.8e6))
-			}
-		}
-	}
-	return bt, bufNote
-}
-
-// c1Result is what congestion 1 reads from a run.
-type c1Result struct {
-	t        [3][]float64 // bin start (ms) per flow
-	gbps     [3][]float64 // Flow1, Flow2, victim
-	mean     [3]float64   // mean rate over the bins but the last (Gb/s)
-	pausedUs [3]float64   // time each sender's NIC was paused by PFC
-	starved  float64      // % of bins with the victim under C/3/10
-}
-
-// c1Senders are the node ids of S1, S2, S3 (A.h0, A.h1, A.h2).
-var c1Senders = [3]int{0, 1, 2}
-
-func readC1(ctx *experiment.Context, c string) (*c1Result, error) {
-	run, err := ctx.Run("c1 cc=" + c)
-	if err != nil {
-		return nil, err
-	}
-	s, err := run.Summary()
-	if err != nil {
-		return nil, err
-	}
-	r := &c1Result{}
-	for _, p := range s.PFC.Ports {
-		for k, n := range c1Senders {
-			if p.Node == n && p.Port == 0 {
-				r.pausedUs[k] = p.PausedUs
-			}
-		}
-	}
-	if err := flowRates(run, r.t[:], r.gbps[:]); err != nil {
-		return nil, err
-	}
-	n := min(len(r.gbps[0]), len(r.gbps[1]), len(r.gbps[2])) - 1 // the last bin may be short
-	if n < 1 {
-		return nil, fmt.Errorf("%s: too few rate bins", run.Dir)
-	}
-	starved := 0
-	for k := 0; k < n; k++ {
-		for f := range r.mean {
-			r.mean[f] += r.gbps[f][k] / float64(n)
-		}
-		if r.gbps[2][k] < 100.0/3/10 {
-			starved++
-		}
-	}
-	r.starved = 100 * float64(starved) / float64(n)
-	return r, nil
-}
-
-// analyzeC1 adds congestion 1's table and figures to sec.
-func analyzeC1(ctx *experiment.Context, sec *report.Section) (map[string]*c1Result, []string) {
-	var notes []string
-	res := map[string]*c1Result{}
-	t := report.Table{ID: "c1", Title: "Congestion 1: two cross-DC flows and an intra-DC victim share SW1's uplink (100 Gb/s) — mean rates (Gb/s), PFC pause time of each sender's NIC (µs)",
-		Columns: []string{"algorithm", "Flow1", "Flow2", "victim", "uplink use (%)", "victim < C/30 (% of bins)", "S1 paused", "S2 paused", "victim paused"}}
-	for _, c := range e0Algs {
-		r, err := readC1(ctx, c)
-		if err != nil {
-			notes = append(notes, err.Error())
-			continue
-		}
-		res[c] = r
-		t.Rows = append(t.Rows, []string{algs.Name(c), experiment.G4Dash(r.mean[0]), experiment.G4Dash(r.mean[1]), experiment.G4Dash(r.mean[2]), experiment.G4Dash(r.mean[0] + r.mean[1] + r.mean[2]), experiment.G4Dash(r.starved), experiment.G4Dash(r.pausedUs[0]), experiment.G4Dash(r.pausedUs[1]), experiment.G4Dash(r.pausedUs[2])})
-		fig := report.Figure{ID: "c1-" + c + "-rates", Title: algs.Name(c) + ", congestion 1: the cross-DC flows and the intra-DC victim", XLabel: "time (ms)", YLabel: "delivered rate (Gb/s)"}
-		for f, label := range []string{"Flow1 S1 → R1 (cross-DC)", "Flow2 S2 → R2 (cross-DC)", "victim S3 → R3 (intra-DC)"} {
-			fig.Series = append(fig.Series, report.Series{Label: label, X: r.t[f], Y: r.gbps[f], Style: f + 1})
-		}
-		sec.Figures = append(sec.Figures, fig)
-	}
-	sec.Tables = append(sec.Tables, t)
-	return res, notes
-}
-
 func convText(r *e0Result) string {
-	if math.IsNaN(r.convergeMs) {
+	if math.IsNaN(r.convFrom) {
 		return "never"
 	}
-	return fmt.Sprintf("from %.1f ms", r.convergeMs)
+	return fmt.Sprintf("%.1f ms", r.convFrom)
 }

@@ -6,10 +6,9 @@ package wrcc
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/ccsim/ccsim/experiment"
-	"github.com/ccsim/ccsim/report"
+	"github.com/ccsim/ccsim/scenario"
 )
 
 // distances of E4 and their base scenarios.
@@ -26,58 +25,65 @@ type e4Point struct {
 	mtu    int     // payload per packet, bytes
 	flows  int     // QPs per sender (perftest -q)
 	durMs  float64 // test duration
-	axis   string  // the swept parameter this point belongs to ("" = default)
+	axis   string  // the swept parameter this point belongs to
 	xValue float64
 }
 
+// key is the point's run key for algorithm c, without the seed.
 func (p e4Point) key(dist, c string) string {
 	return fmt.Sprintf("dist=%s msg=%d mtu=%d flows=%d dur=%v cc=%s", dist, p.msg, p.mtu, p.flows, p.durMs, c)
 }
 
-// e4Axes are the sweeps (Fig. 11: message size; Fig. 12: MTU; Fig. 13:
-// number of flows and test duration) at a scale. The duration sweep runs
-// at 640 km only, in multiples of its 6.4-ms RTT (interpretation of the
-// paper's convergence figure).
+// same is whether two points are the same run (a sweep's default point is
+// shared by the sweeps).
+func (p e4Point) same(q e4Point) bool {
+	return p.msg == q.msg && p.mtu == q.mtu && p.flows == q.flows && p.durMs == q.durMs
+}
+
+// e4Axis is one sweep: Fig. 11 message size, Fig. 12 MTU, Fig. 13 test
+// duration; the flows-per-sender sweep is in no figure (the text names it
+// in the method, 「并发测试流数目」) and supports no claim.
 type e4Axis struct {
 	id, name, unit string
 	values         []float64
 	set            func(p *e4Point, v float64)
-	longOnly       bool
+	fig            string // the paper's figure ("" none)
 }
 
+// e4Default is a distance's default point: MTU 1,024 B, 1 flow, 1-MB
+// messages (the paper's defaults) and a test of 200 ms at 640 km, 20 ms at
+// short distance (quick: 20 ms, 2 ms; the paper ran 10 s).
 func e4Default(sc experiment.Scale, dist string) e4Point {
-	d := 200.0
+	d := experiment.AtScale(sc, 20.0, 200.0)
 	if dist == "short" {
-		d = 20
-	}
-	if sc == experiment.ScaleQuick {
-		d = 20
-		if dist == "short" {
-			d = 2
-		}
+		d = experiment.AtScale(sc, 2.0, 20.0)
 	}
 	return e4Point{msg: 1_000_000, mtu: 1024, flows: 1, durMs: d}
 }
 
-func e4Axes(sc experiment.Scale) []e4Axis {
+// e4Axes are a distance's sweeps at a scale. The durations are multiples
+// of the 6.4-ms round trip at 640 km and 5–40 ms at short distance (the
+// paper's durations are not given; interpretation).
+func e4Axes(sc experiment.Scale, dist string) []e4Axis {
 	pick := func(all, q []float64) []float64 { return experiment.AtScale(sc, q, all) }
 	const rtt = 6.4 // ms, the 640-km round trip
+	durs := pick([]float64{rtt, 2 * rtt, 5 * rtt, 10 * rtt, 20 * rtt}, []float64{rtt, 2 * rtt})
+	if dist == "short" {
+		durs = pick([]float64{5, 10, 20, 40}, []float64{1, 2})
+	}
 	return []e4Axis{
-		{"msg", "message size", "KB", pick([]float64{64e3, 256e3, 1e6, 4e6, 16e6}, []float64{256e3, 1e6}), func(p *e4Point, v float64) { p.msg = int64(v) }, false},
-		{"mtu", "MTU", "B", pick([]float64{512, 1024, 2048, 4096}, []float64{1024, 4096}), func(p *e4Point, v float64) { p.mtu = int(v) }, false},
-		{"flows", "flows per sender", "", pick([]float64{1, 2, 4, 8}, []float64{1, 2}), func(p *e4Point, v float64) { p.flows = int(v) }, false},
-		{"dur", "test duration", "ms", pick([]float64{rtt, 2 * rtt, 5 * rtt, 10 * rtt, 20 * rtt}, []float64{rtt, 2 * rtt}), func(p *e4Point, v float64) { p.durMs = v }, true},
+		{"msg", "message size", "KB", pick([]float64{64e3, 256e3, 1e6, 4e6, 16e6}, []float64{256e3, 1e6}), func(p *e4Point, v float64) { p.msg = int64(v) }, "Fig. 11"},
+		{"mtu", "MTU", "B", pick([]float64{512, 1024, 2048, 4096}, []float64{1024, 4096}), func(p *e4Point, v float64) { p.mtu = int(v) }, "Fig. 12"},
+		{"flows", "flows per sender", "", pick([]float64{1, 2, 4, 8}, []float64{1, 2}), func(p *e4Point, v float64) { p.flows = int(v) }, ""},
+		{"dur", "test duration", "ms", durs, func(p *e4Point, v float64) { p.durMs = v }, "Fig. 13"},
 	}
 }
 
-// e4Points lists the points of a distance, each axis's values with the
-// other parameters at their defaults.
+// e4Points lists a distance's points, each axis's values with the other
+// parameters at their defaults.
 func e4Points(sc experiment.Scale, dist string) []e4Point {
 	var out []e4Point
-	for _, ax := range e4Axes(sc) {
-		if ax.longOnly && dist != "long" {
-			continue
-		}
+	for _, ax := range e4Axes(sc, dist) {
 		for _, v := range ax.values {
 			p := e4Default(sc, dist)
 			ax.set(&p, v)
@@ -88,9 +94,11 @@ func e4Points(sc experiment.Scale, dist string) []e4Point {
 	return out
 }
 
-// e4Runs lists the runs of every distance's points × algorithm. Not a
-// Sweep: the points are one-factor-at-a-time sweeps around a default
-// point (which several sweeps share and which runs once), not a grid.
+// e4Runs lists the runs of every distance's points × algorithm: DCQCN over
+// the seeds (its RED marks at random), WRCC once (deterministic: one path,
+// no random phase). Not a Sweep: the points are one-factor-at-a-time
+// sweeps around a default point, which several sweeps share and which
+// runs once.
 func e4Runs(sc experiment.Scale) []experiment.RunSpec {
 	var runs []experiment.RunSpec
 	seen := map[string]bool{}
@@ -106,169 +114,69 @@ func e4Runs(sc experiment.Scale) []experiment.RunSpec {
 					"host":     map[string]any{"payload_bytes": p.mtu},
 					"workload": map[string]any{"perftest": map[string]any{"msg_size_bytes": p.msg, "flows": p.flows, "duration_ms": p.durMs}},
 				}
+				seeds := experiment.Seeds(sc)
 				if c == "wrcc" {
 					patch["params"] = map[string]any{"wrcc": map[string]any{"f_max_mbps": 400_000}}
+					seeds = seeds[:1]
 				}
-				runs = append(runs, experiment.RunSpec{Key: k, Base: d.base, CC: c, Patch: patch})
+				for _, s := range seeds {
+					runs = append(runs, experiment.RunSpec{Key: fmt.Sprintf("%s seed=%d", k, s), Base: d.base, CC: c, Patch: patch, Seed: s})
+				}
 			}
 		}
 	}
 	return runs
 }
 
-// e4Result is what E4 reads from a run.
-type e4Result struct {
-	latMean, latP99 float64 // µs
-	probes          int
-	gbps, jain      float64 // bandwidth flows: total throughput, Jain index
-	drops           int64
-}
+// bTars are the readings' B_Tar (% of the 400-Gb/s line rate): the paper
+// gives no value (Table 1 「B_Tar 交换机端口目标带宽」), the issue's 95–100 %.
+var bTars = []int{100, 99, 98, 97, 96, 95}
 
-func readE4(ctx *experiment.Context, key string) (*e4Result, error) {
-	run, err := ctx.Run(key)
-	if err != nil {
-		return nil, err
+// e4Readings: B_Tar 100 … 95 % with the prototype's shift-approximated
+// division (primary: B_Tar the port's bandwidth, approximation on, as the
+// prototype), and B_Tar 100 % with exact division.
+func e4Readings() []experiment.Reading {
+	const (
+		whyBTar100 = `The introduction: WRCC's fair rate 「仅依赖于基本的流属性(速率和时延)…并消除了配置复杂附加参数(如参考队列长度或目标带宽利用率等)的需要」 — it needs no target bandwidth utilisation, so B_Tar is the port's bandwidth.`
+		whyBTar    = `B_Tar is listed (Tables 1, 2) without a value; with B_Tar = the line rate eq. (2) never drains the start-up queue below QRatio_max·Q_max (docs/algorithms/wrcc.md §10): a target a few per cent below the line rate is the other reading (the issue's 95–100 %).`
+		whyApprox  = ` Division approximated by shifts (docs/algorithms/wrcc.md I14), as the prototype did: 「由于P4语言不支持除法操作…本文通过移位操作实现近似除法, 即将除数对齐至最近的2的幂次方」.`
+		whyExact   = ` Exact division (the simulations' WRCC): a sensitivity reading of the prototype's arithmetic.`
+	)
+	mk := func(id, title, why string, b int, approx bool) experiment.Reading {
+		gbps := 4 * b
+		return experiment.Reading{ID: id, Title: title, Why: why, Primary: approx && b == 100, Patch: func(experiment.Scale) map[string]any {
+			return map[string]any{"params": map[string]any{"wrcc": map[string]any{"b_tar_gbps": gbps, "approx_division": approx}}}
+		}}
 	}
-	s, err := run.Summary()
-	if err != nil {
-		return nil, err
+	var out []experiment.Reading
+	for _, b := range bTars {
+		why := whyBTar
+		if b == 100 {
+			why = whyBTar100
+		}
+		out = append(out, mk(fmt.Sprintf("btar-%d", b), fmt.Sprintf("B_Tar %d %% of the line rate (%d Gb/s), shift-approximated division", b, 4*b), why+whyApprox, b, true))
 	}
-	if s.Perftest == nil {
-		return nil, fmt.Errorf("%s: summary.json has no perftest section", run.Dir)
-	}
-	pt := s.Perftest
-	return &e4Result{latMean: pt.Latency.MeanUs, latP99: pt.Latency.P99Us, probes: pt.Latency.Count, gbps: pt.Bandwidth.TotalGbps, jain: pt.Bandwidth.Jain, drops: s.Drops}, nil
+	return append(out, mk("btar-100-exact", "B_Tar 100 % of the line rate (400 Gb/s), exact division", whyBTar100+whyExact, 100, false))
 }
 
 func e4() *experiment.Experiment {
 	return &experiment.Experiment{
-		ID:    "e4",
-		Title: "Prototype experiments, simulated: 640 km and short distance (Figs. 10–13)",
-		Setup: `The paper's prototype (Tofino2 switches and FPGA NICs running WRCC, ConnectX-7 NICs running DCQCN, perftest over 640 km of fibre) simulated on topology T7. Long distance: hosts A and B behind switch SW1, host C behind SW2, SW1–SW2 400 Gb/s over 640 km (3.2 ms one way at 5 µs/km), all NICs and host links 400 Gb/s, 1 µs; lossy as the testbed (PFC off; 64-MB drop-tail buffers; go-back-N with a 10-ms retransmission timeout and a 500-µs NACK interval: the simulator's long-path defaults of 3 × and 2 × the 6.4-ms round trip leave DCQCN idle for tens of ms after each loss). Short distance: A, B, C on one switch, 1-µs links, ECN and PFC on. Traffic (perftest, interpretation): ib_write_bw bandwidth flows A → C and B → C (a 2:1 incast; each QP keeps at most tx-depth 128 messages outstanding: an in-flight cap of 128 × the message size) and an ib_write_lat probe of 64-B messages A → C, each posted when the previous one completes; latency = post to completion of a probe message, tail = p99 (interpretation). Defaults: MTU 1,024 B, 1 flow per sender, 1-MB messages, a test of 200 ms at 640 km (31 probe round trips) and 20 ms at short distance (the paper ran 10 s; at 400 Gb/s a simulated second is 50 GB per flow). Sweeps: message size (Fig. 11), MTU (Fig. 12), flows per sender and test duration (Fig. 13; duration in multiples of the 6.4-ms round trip, 640 km only). DCQCN with the reference dcqcn preset at 400 Gb/s (RED 1.6/6.4 MB at the switch); WRCC with its defaults except F_max = 400 Gb/s, the prototype's line rate (the paper's F_max = 100 Gb/s belongs to its 100-Gb/s simulations; kept, it would cap every port's fair rate at a quarter of the line). A range claim holds when WRCC is better at every point of every sweep; ccsim's range over the points is printed beside the paper's. At quick scale the tests last 20 ms (640 km) and 2 ms and each sweep has two points.`,
-		Claims: []experiment.Claim{
-			{ID: "short-avg", Description: "short distance: WRCC's average probe latency is about equal to DCQCN's (within ±10 % at every point)", PaperValue: "≈ 0", Unit: "% change", Verdict: true},
-			{ID: "short-tail", Description: "short distance: WRCC cuts the tail latency by", PaperValue: "7–49", Unit: "%", Verdict: true},
-			{ID: "short-fair", Description: "short distance: both algorithms converge and share fairly (Jain index of the bandwidth flows ≥ 0.95 at the default point)", PaperValue: "yes", Verdict: true},
-			{ID: "long-avg", Description: "640 km: WRCC cuts the average latency by", PaperValue: "2–7", Unit: "%", Verdict: true},
-			{ID: "long-tail", Description: "640 km: WRCC cuts the tail latency by", PaperValue: "45–49", Unit: "%", Verdict: true},
-			{ID: "long-tput", Description: "640 km: WRCC raises the bandwidth flows' average throughput by", PaperValue: "26–90", Unit: "%", Verdict: true},
-		},
-		Runs:    e4Runs,
+		ID:       "e4",
+		Title:    "Prototype experiments, simulated: 640 km and short distance (Figs. 10–13)",
+		SetupAt:  e4Setup,
+		Claims:   e4Claims(),
+		Runs:     e4Runs,
+		Readings: e4Readings(),
+		Checks: []experiment.Check{{ID: "overhead", Description: "the INT extension's overhead at MTU 1,024 B (「该开销会导致吞吐量下降约1.2%」): 100 × 12 B / the payload", Unit: "%", Paper: 1.2, Tol: &experiment.Tolerance{Abs: 0.05},
+			Derive: func(s *scenario.Scenario) (float64, error) { return 100 * 12 / float64(s.Host.PayloadBytes), nil }}},
 		Analyze: analyzeE4,
 	}
 }
 
-func analyzeE4(ctx *experiment.Context) (*report.Section, error) {
-	sec := &report.Section{}
-	var notes []string
-	type pair struct{ w, d *e4Result }
-	ranges := map[string][2]float64{}
-	upd := func(id string, v float64) {
-		r, ok := ranges[id]
-		if !ok {
-			r = [2]float64{math.Inf(1), math.Inf(-1)}
-		}
-		ranges[id] = [2]float64{math.Min(r[0], v), math.Max(r[1], v)}
+func e4Setup(sc experiment.Scale) string {
+	dur := `a test of 200 ms at 640 km (31 probe round trips) and 20 ms at short distance (the paper ran 10 s; at 400 Gb/s a simulated second is 50 GB per flow). Sweeps (one factor at a time around the default): message size 64 KB–16 MB (Fig. 11), MTU 512–4,096 B (Fig. 12), flows per sender 1–8 (in no figure: a table only) and test duration (Fig. 13; 1, 2, 5, 10, 20 × the 6.4-ms round trip at 640 km, 5–40 ms at short distance). DCQCN runs 3 seeds (RED marks at random), WRCC one (deterministic)`
+	if sc == experiment.ScaleQuick {
+		dur = `at quick scale a test of 20 ms at 640 km (3 probe round trips) and 2 ms at short distance, two points per sweep (message size 256 KB and 1 MB, MTU 1,024 and 4,096 B, 1 and 2 flows, durations 6.4 and 12.8 ms at 640 km and 1 and 2 ms at short distance), one seed`
 	}
-	jain := map[string]string{}
-	fair := true
-	for _, d := range distances {
-		for _, ax := range e4Axes(ctx.Scale) {
-			if ax.longOnly && d.id != "long" {
-				continue
-			}
-			t := report.Table{ID: d.id + "-" + ax.id, Title: fmt.Sprintf("%s: %s sweep — probe latency (µs) and bandwidth-flow throughput (Gb/s)", d.name, ax.name),
-				Columns: []string{ax.name, "WRCC avg", "DCQCN avg", "WRCC p99", "DCQCN p99", "WRCC Gb/s", "DCQCN Gb/s", "WRCC drops", "DCQCN drops"}}
-			figLat := report.Figure{ID: d.id + "-" + ax.id + "-p99", Title: fmt.Sprintf("%s — p99 probe latency by %s", d.name, ax.name), XLabel: axisLabel(ax), YLabel: "p99 latency (µs)", LogX: ax.id == "msg"}
-			figBW := report.Figure{ID: d.id + "-" + ax.id + "-gbps", Title: fmt.Sprintf("%s — bandwidth flows' throughput by %s", d.name, ax.name), XLabel: axisLabel(ax), YLabel: "total throughput (Gb/s)", LogX: ax.id == "msg"}
-			var xs []float64
-			ys := map[string][3][]float64{}
-			for _, p := range e4Points(ctx.Scale, d.id) {
-				if p.axis != ax.id {
-					continue
-				}
-				var pr pair
-				var err error
-				if pr.w, err = readE4(ctx, p.key(d.id, "wrcc")); err != nil {
-					notes = append(notes, err.Error())
-					continue
-				}
-				if pr.d, err = readE4(ctx, p.key(d.id, "dcqcn")); err != nil {
-					notes = append(notes, err.Error())
-					continue
-				}
-				x := p.xValue
-				if ax.id == "msg" {
-					x /= 1e3
-				}
-				xs = append(xs, x)
-				for _, c := range []struct {
-					id string
-					r  *e4Result
-				}{{"wrcc", pr.w}, {"dcqcn", pr.d}} {
-					y := ys[c.id]
-					y[0], y[1], y[2] = append(y[0], c.r.latMean), append(y[1], c.r.latP99), append(y[2], c.r.gbps)
-					ys[c.id] = y
-				}
-				t.Rows = append(t.Rows, []string{experiment.G4Dash(x), experiment.G4Dash(pr.w.latMean), experiment.G4Dash(pr.d.latMean), experiment.G4Dash(pr.w.latP99), experiment.G4Dash(pr.d.latP99), experiment.G4Dash(pr.w.gbps), experiment.G4Dash(pr.d.gbps), fmt.Sprint(pr.w.drops), fmt.Sprint(pr.d.drops)})
-				// A point where either side completed no probe has no
-				// latency to compare (the probe starved behind the
-				// bandwidth flows): it is shown in the table but kept
-				// out of the latency ranges.
-				if pr.w.probes > 0 && pr.d.probes > 0 {
-					upd(d.id+"-avg", experiment.Cut(pr.w.latMean, pr.d.latMean))
-					upd(d.id+"-tail", experiment.Cut(pr.w.latP99, pr.d.latP99))
-				} else {
-					notes = append(notes, fmt.Sprintf("%s %s = %s: no probe completed (WRCC %d, DCQCN %d probes); left out of the latency ranges", d.name, ax.name, experiment.G4Dash(x), pr.w.probes, pr.d.probes))
-				}
-				upd(d.id+"-tput", experiment.Pct(pr.w.gbps, pr.d.gbps))
-				if p == e4PointAt(ctx.Scale, d.id, ax.id) && ax.id == "msg" {
-					jain[d.id] = fmt.Sprintf("Jain at the default point: WRCC %.3f, DCQCN %.3f", pr.w.jain, pr.d.jain)
-					if d.id == "short" && !(pr.w.jain >= 0.95 && pr.d.jain >= 0.95) {
-						fair = false
-					}
-				}
-			}
-			for k, c := range e4Algs {
-				figLat.Series = append(figLat.Series, report.Series{Label: algs.Name(c), X: xs, Y: ys[c][1], Points: true, Style: k + 1})
-				figBW.Series = append(figBW.Series, report.Series{Label: algs.Name(c), X: xs, Y: ys[c][2], Points: true, Style: k + 1})
-			}
-			sec.Tables = append(sec.Tables, t)
-			sec.Figures = append(sec.Figures, figLat, figBW)
-		}
-	}
-	claims := map[string]report.Claim{}
-	rng := func(id string) string {
-		r := ranges[id]
-		return fmt.Sprintf("%.0f … %.0f", r[0], r[1])
-	}
-	if r, ok := ranges["short-avg"]; ok {
-		claims["short-avg"] = report.Verdict(rng("short-avg"), r[0] >= -10 && r[1] <= 10, "reduction of the mean latency over the sweep points (positive: WRCC lower)")
-	}
-	for _, id := range []string{"short-tail", "long-avg", "long-tail", "long-tput"} {
-		if r, ok := ranges[id]; ok {
-			claims[id] = report.Verdict(rng(id), r[0] > 0, "over all sweep points")
-		}
-	}
-	if j, ok := jain["short"]; ok {
-		claims["short-fair"] = report.Verdict(fmt.Sprint(fair), fair, j)
-	}
-	sec.Claims = ctx.Claims(claims)
-	sec.Notes = notes
-	return sec, nil
-}
-
-// e4PointAt is the default point as the axis lists it (the default value
-// of the axis), for the default-point readings.
-func e4PointAt(sc experiment.Scale, dist, axis string) e4Point {
-	p := e4Default(sc, dist)
-	p.axis, p.xValue = axis, float64(p.msg)
-	return p
-}
-
-func axisLabel(ax e4Axis) string {
-	if ax.unit == "" {
-		return ax.name
-	}
-	return ax.name + " (" + ax.unit + ")"
+	return `The paper's prototype (Tofino2 switches and FPGA NICs running WRCC, ConnectX-7 NICs running DCQCN, perftest over 640 km of fibre) simulated on topology T7. Long distance: hosts A and B behind switch SW1, host C behind SW2, SW1–SW2 400 Gb/s over 640 km (3.2 ms one way at 5 µs/km), all NICs and host links 400 Gb/s, 1 µs; lossy as the testbed (PFC off; 64-MB drop-tail buffers; go-back-N with a 10-ms retransmission timeout and a 500-µs NACK interval). Short distance: A, B, C on one switch, 1-µs links, ECN and PFC on. Traffic (perftest, interpretation): ib_write_bw bandwidth flows A → C and B → C (a 2:1 incast; tx-depth 128 messages outstanding per QP) and an ib_write_lat probe of 64-B messages A → C, each posted when the previous one completes; latency = post to completion of a probe message, average = mean, tail = p99 (interpretation), over the messages posted before the test's end minus a guard (2 round trips, 12.8 ms, at 640 km; 1 ms at short distance), a message of them still in flight at the end censored there (its latency at least the end minus its post: "≥" a lower bound); a point with no such message has no latency. Defaults: MTU 1,024 B, 1 flow per sender, 1-MB messages, ` + dur + `. DCQCN with the reference dcqcn preset at 400 Gb/s (RED 1.6/6.4 MB at the switch); WRCC with its defaults except F_max = 400 Gb/s, the prototype's line rate (the paper's F_max = 100 Gb/s belongs to its 100-Gb/s simulations), and the readings' B_Tar and division. Claims use the figures' points: latency over the message-size and MTU sweeps (Figs. 11, 12), throughput and fairness over the duration sweep (Fig. 13). "Close" (「接近」) has no printed number: within the paper-wide tolerance, |WRCC / DCQCN − 1| ≤ 25 %. "Fair sharing" uses E0's convergence bound: the two bandwidth flows' rates differ by less than 10 % of their sum.`
 }

@@ -1,12 +1,9 @@
 package wrcc
 
 import (
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
-	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/ccsim/ccsim/experiment"
@@ -27,74 +24,12 @@ func TestAbove(t *testing.T) {
 	}
 }
 
-// E3's 24-µs row is E2's 60 % point (one run), rows 48 and 96 µs draw
-// new seeds for every algorithm, and only WRCC's period changes.
-func TestE3RowsShareE2(t *testing.T) {
-	e2 := map[string]experiment.RunSpec{}
-	for _, r := range e2Runs(experiment.ScalePaper) {
-		e2[r.Key] = r
-	}
-	seeds := map[float64]int{}
-	for _, r := range e3Runs(experiment.ScalePaper) {
-		w := 0.0
-		for _, x := range wrccts {
-			if strings.Contains(r.Key, fmt.Sprintf("wrcct=%v ", x)) {
-				w = x
-			}
-		}
-		seeds[w] = r.Patch["seed"].(int)
-		if w == 24 {
-			if other, ok := e2[r.Key]; !ok || !reflect.DeepEqual(other, r) {
-				t.Errorf("%s: not E2's run", r.Key)
-			}
-		}
-		params, hasParams := r.Patch["params"].(map[string]any)
-		if r.CC == "wrcc" {
-			if got := params["wrcc"].(map[string]any)["wrcct_us"]; got != w {
-				t.Errorf("%s: wrcct_us = %v", r.Key, got)
-			}
-		} else if hasParams {
-			t.Errorf("%s: a baseline must not get WRCC's period", r.Key)
-		}
-	}
-	if want := map[float64]int{24: 1, 48: 2, 96: 3}; !reflect.DeepEqual(seeds, want) {
-		t.Errorf("seeds per row %v, want %v", seeds, want)
-	}
-}
-
-// E4's sweeps share their default point (one run per algorithm), the
-// duration sweep runs at 640 km only, and WRCC's F_max is the line rate.
-func TestE4Points(t *testing.T) {
-	runs := e4Runs(experiment.ScalePaper)
-	keys := map[string]bool{}
-	for _, r := range runs {
-		if keys[r.Key] {
-			t.Errorf("duplicate run %s", r.Key)
-		}
-		keys[r.Key] = true
-		if strings.Contains(r.Key, "dist=short") && strings.Contains(r.Key, "dur=") && !strings.Contains(r.Key, "dur=20 ") {
-			t.Errorf("%s: the duration sweep is for 640 km only", r.Key)
-		}
-		if r.CC == "wrcc" {
-			if got := r.Patch["params"].(map[string]any)["wrcc"].(map[string]any)["f_max_mbps"]; got != 400_000 {
-				t.Errorf("%s: f_max_mbps = %v", r.Key, got)
-			}
-		}
-	}
-	// long: 5 + 4 + 4 + 5 values, the default (200 ms) in the first
-	// three → 16 points; short: 5 + 4 + 4 values, 3 defaults → 11
-	// points; × 2 algorithms
-	if len(runs) != 2*(16+11) {
-		t.Errorf("%d runs, want %d", len(runs), 2*(16+11))
-	}
-}
-
 // Every experiment of the paper at quick scale: all runs succeed, every
 // claim has a row with a value, the report renders.
 func TestQuickReproduction(t *testing.T) {
 	dir, _ := exptest.QuickReproduce(t, "wrcc")
-	exptest.Files(t, dir, "tables/e0_queue.csv", "tables/e0_c1.csv", "tables/e0_buffer.csv", "plots/e0_c1-hpcc-rates.svg", "tables/e1_fct.csv", "tables/e1_bins-websearch.csv", "tables/e2_table3.csv", "tables/e3_table4.csv",
-		"tables/e4_long-msg.csv", "tables/e4_short-flows.csv", "plots/e0_queue-cdf.svg", "plots/e0_hpcc-rates.png", "plots/e2_p99.svg", "plots/e4_long-dur-gbps.svg")
+	exptest.Files(t, dir, "tables/e0_queue.csv", "tables/e0_c1.csv", "tables/e0_convergence.csv", "plots/e0_c1-hpcc-rates.svg", "tables/e1_fct.csv", "tables/e1_bins-websearch.csv", "tables/e2_table3.csv", "tables/e3_table4.csv",
+		"tables/e4_long-msg.csv", "tables/e4_short-flows.csv", "tables/e4_short-dur.csv", "tables/e5_climb.csv", "tables/e5_climb_i21.csv", "plots/e0_queue-cdf.svg", "plots/e0_hpcc-rates.png", "plots/e2_p99.svg", "plots/e4_long-dur-gbps.svg")
 	htmlcheck.Check(t, filepath.Join(dir, "report.html"), []string{"e2: Load robustness", "Table 3 — FCT slowdown by load"})
 }
 
