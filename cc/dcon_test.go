@@ -370,6 +370,14 @@ func runProbe(t *testing.T, p *cc.DCONParams, flows []workload.Flow, minQ int64)
 	if len(probe.m) == 0 {
 		t.Fatal("A's port to r1 never reached the probe's queue")
 	}
+	// every queue drained: no ingress holds bytes anywhere (the held
+	// counts are released at dequeue)
+	r := probe.SwitchFeature.(qcnmReader)
+	for e := range 5 {
+		if p.QCNMM == "held" && r.M(e) != 1 {
+			t.Fatalf("after the run, M(%d) = %d: held bytes leaked", e, r.M(e))
+		}
+	}
 	return probe
 }
 
