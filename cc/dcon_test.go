@@ -346,8 +346,9 @@ func oneSwitch() *topo.Graph {
 }
 
 // runProbe runs flows on oneSwitch with DCON p and a PFC threshold of
-// 320 KB, probing A's port to r1 from minQ bytes.
-func runProbe(t *testing.T, p *cc.DCONParams, flows []workload.Flow, minQ int64) *qcnmProbe {
+// 320 KB, probing A's port to r1 from minQ bytes; held: M is the held
+// count (checked to return to 1 once the queues drained).
+func runProbe(t *testing.T, p *cc.DCONParams, flows []workload.Flow, minQ int64, held bool) *qcnmProbe {
 	t.Helper()
 	cfg := fabric.DefaultConfig()
 	cfg.PFC = fabric.PFCStatic
@@ -374,7 +375,7 @@ func runProbe(t *testing.T, p *cc.DCONParams, flows []workload.Flow, minQ int64)
 	// counts are released at dequeue)
 	r := probe.SwitchFeature.(qcnmReader)
 	for e := range 5 {
-		if p.QCNMM == "held" && r.M(e) != 1 {
+		if held && r.M(e) != 1 {
 			t.Fatalf("after the run, M(%d) = %d: held bytes leaked", e, r.M(e))
 		}
 	}
@@ -399,13 +400,13 @@ func TestDCONMCountsOnlyQueuesHoldingTheIngress(t *testing.T) {
 		{Src: 1, Dst: 2, SizeBytes: 4_000_000, Prio: 3},
 		{Src: 0, Dst: 3, SizeBytes: 4_000_000, Prio: 3},
 	}
-	pr := runProbe(t, p, flows, 50_000)
+	pr := runProbe(t, p, flows, 50_000, true)
 	for k := range pr.m {
 		if pr.m[k] != 1 || pr.q[k] != 320_000 {
 			t.Fatalf("sample %d of %d: M(e1) = %d, Q_CNM(e1) = %d; want 1, 320000 (r2's port holds none of s0's bytes)", k, len(pr.m), pr.m[k], pr.q[k])
 		}
 	}
-	pr = runProbe(t, p, append(flows, workload.Flow{Src: 4, Dst: 3, SizeBytes: 4_000_000, Prio: 3}), 50_000)
+	pr = runProbe(t, p, append(flows, workload.Flow{Src: 4, Dst: 3, SizeBytes: 4_000_000, Prio: 3}), 50_000, true)
 	two := 0
 	for k := range pr.m {
 		switch {
@@ -425,7 +426,7 @@ func TestDCONMCountsOnlyQueuesHoldingTheIngress(t *testing.T) {
 	if err := yaml.Unmarshal([]byte("q_cnm_m: fed"), p); err != nil {
 		t.Fatal(err)
 	}
-	pr = runProbe(t, p, flows, 50_000)
+	pr = runProbe(t, p, flows, 50_000, false)
 	if pr.m[len(pr.m)-1] != 2 || pr.q[len(pr.q)-1] != 145_000 {
 		t.Errorf("q_cnm_m fed: M(e1) = %d, Q_CNM %d; want 2, 145000", pr.m[len(pr.m)-1], pr.q[len(pr.q)-1])
 	}
@@ -452,7 +453,7 @@ func TestDCONFractionOfB(t *testing.T) {
 		if err := p.Validate(); err != nil {
 			t.Fatalf("%s: %v", c.yaml, err)
 		}
-		pr := runProbe(t, p, flows, 1)
+		pr := runProbe(t, p, flows, 1, true)
 		for k := range pr.q {
 			if pr.q[k] != c.want {
 				t.Fatalf("%s: Q_CNM(e1) = %d at sample %d, want %d", c.yaml, pr.q[k], k, c.want)
