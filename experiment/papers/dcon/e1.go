@@ -56,7 +56,7 @@ func analyzeE1(ctx *experiment.Context) (*report.Section, error) {
 		Figures: burstFigures("dcon", "DCON", d[0])}
 	measureAll(ctx, e1Measures(d, q))
 	sec.Notes = append(sec.Notes, convergedNote("DCON", d, timing(ctx.Scale)),
-		"Fig. 6 has two panels only (queues, throughput); the PAUSE frames on every link are in the table. A pause of f0's own NIC or of L0 → S1 is head-of-line blocking of f0 that DCON's rule cannot prevent: half of the burst crosses S1 (ECMP), so P0/S1 is itself a congestion point, and S1's ingress from L0 carries only flows to that port (f0 included), so S1 sends no CNM and pauses L0 instead.")
+		"Fig. 6 has two panels only (queues, throughput); the PAUSE frames on every link are in the table. A pause of f0's own NIC or of L0 → S1 is head-of-line blocking of f0 that DCON's rule cannot prevent: half of the burst crosses S1 (ECMP), so P0/S1 is itself a congestion point, and S1's ingress from L0 carries only flows to that port (f0 included), so S1 sends no CNM and can only pause L0.")
 	return sec, nil
 }
 

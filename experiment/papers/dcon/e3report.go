@@ -39,7 +39,7 @@ func e3Findings(ctx *experiment.Context, res e3Res, ls []float64) []string {
 	marks := func(cc string) string {
 		return experiment.G4DashNaN(res["websearch"][cc][last].sample(func(r *lsRun) float64 { return float64(r.ecnMarked) }).Mean())
 	}
-	out = append(out, fmt.Sprintf("ECN marks at web search, core load %v (mean over the seeds): DCON's switches (step at Q_ECN, off during bursts) %s, DCQCN's RED (from 5 KB) %s: DCON's end-to-end loop gets fewer marks, and first-hop bursts (a new flow at line rate on a host port that carries nothing else) are left to PFC, which pauses the sending host: the fast path answers only flows whose ingress carries innocent flows.",
+	out = append(out, fmt.Sprintf("ECN marks at web search, core load %v (mean over the seeds): DCON's switches (step at Q_ECN, off during bursts) %s, DCQCN's RED (from 5 KB) %s: DCON's end-to-end loop gets fewer marks. A likely cause of DCON's PAUSE frames (not measured here): first-hop bursts (a new flow at line rate on a host port that carries nothing else) are left to PFC, which pauses the sending host, since the fast path answers only flows whose ingress carries innocent flows.",
 		ls[last], marks("dcon"), marks("dcqcn")))
 	for _, w := range workloads {
 		var parts []string
