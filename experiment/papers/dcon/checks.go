@@ -27,7 +27,7 @@ var pct = &experiment.Tolerance{Abs: 5}
 
 // burstChecks are E0's and E1's: the testbed of §3.1 and its burst.
 func burstChecks() []experiment.Check {
-	return append(testbedChecks(),
+	return append(append(testbedChecks(), dcqcnChecks()...),
 		experiment.Check{ID: "burst-in-one-rtt", Description: "「每条短流在一个RTT内会发送完所有数据」: a 64 KB short flow at line rate takes at most one base RTT", Unit: "µs",
 			Bounds: true, Lo: 0, Hi: 40, Derive: func(s *scenario.Scenario) (float64, error) {
 				ls := s.Workload.LongShort
@@ -82,6 +82,40 @@ func testbedChecks() []experiment.Check {
 	}
 }
 
+// dcqcnChecks are the DCQCN parameters §3.1 and §4.3 print, of the
+// baseline or of DCON's end-to-end loop (whichever the first run uses).
+func dcqcnChecks() []experiment.Check {
+	rp := func(f func(p *cc.DCQCNParams) float64) func(s *scenario.Scenario) (float64, error) {
+		return func(s *scenario.Scenario) (float64, error) {
+			switch p := s.ParamsOf(s.CC[0]).(type) {
+			case *cc.DCQCNParams:
+				return f(p), nil
+			case *cc.DCONParams:
+				return f(&p.DCQCNParams), nil
+			}
+			return math.NaN(), fmt.Errorf("the first run's algorithm %s has no DCQCN reaction point", s.CC[0])
+		}
+	}
+	return []experiment.Check{
+		{ID: "rp-timer", Description: "DCQCN's rate-increase timer (§3.1: 「在 55 µs 内未收到拥塞通告则增加发送速率」)", Unit: "µs", Paper: 55,
+			Derive: rp(func(p *cc.DCQCNParams) float64 { return p.RPTimer })},
+		{ID: "g", Description: "the weight g of α (§4.3: 1/256), as 1/g", Unit: "1/g", Paper: 256,
+			Derive: rp(func(p *cc.DCQCNParams) float64 { return 1 / p.G })},
+		{ID: "alpha-init", Description: "α's initial value (§4.3: 1)", Paper: 1, Tol: &experiment.Tolerance{Abs: 1e-9},
+			Derive: rp(func(p *cc.DCQCNParams) float64 { return p.AlphaInit })},
+		{ID: "cnp-interval", Description: "the notification point's CNP period (§3.1, §4.3: 50 µs)", Unit: "µs", Paper: 50,
+			Derive: func(s *scenario.Scenario) (float64, error) {
+				if s.Host.CNPIntervalUs != nil {
+					return *s.Host.CNPIntervalUs, nil
+				}
+				if p, ok := s.ParamsOf(s.CC[0]).(*cc.DCONParams); ok {
+					return p.CNPIntervalX, nil
+				}
+				return math.NaN(), fmt.Errorf("no CNP period")
+			}},
+	}
+}
+
 // ecnThresholdKB is the ECN threshold of the scenario's (first) algorithm.
 func ecnThresholdKB(s *scenario.Scenario) (float64, error) {
 	if len(s.CC) > 0 && s.CC[0] == "dcon" {
@@ -96,7 +130,7 @@ func ecnThresholdKB(s *scenario.Scenario) (float64, error) {
 
 // e2Checks are E2's: the testbed and §6.1.2's flows.
 func e2Checks() []experiment.Check {
-	return append(testbedChecks(),
+	return append(append(testbedChecks(), dcqcnChecks()...),
 		experiment.Check{ID: "flows", Description: "422 flows (§6.1.2): 2 long flows and 30 short flows from each of H2–H15", Unit: "flows", Paper: 422,
 			Derive: func(s *scenario.Scenario) (float64, error) {
 				ls := s.Workload.LongShort
@@ -175,7 +209,7 @@ func e3Checks() []experiment.Check {
 				p, err := cdfBelow("datamining", 35e6)
 				return 100 - p, err
 			}},
-	}, switchChecks()...)
+	}, append(switchChecks(), dcqcnChecks()...)...)
 }
 
 // cdfBelow is the percentage of a built-in CDF's flows below size bytes

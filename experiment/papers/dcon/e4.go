@@ -65,7 +65,7 @@ func e4() *experiment.Experiment {
 				PaperValue: "10 of 10", Unit: "pairs", Kind: experiment.Count, Need: 10, Of: 10},
 		},
 		Readings: append(nsReadings(), e4GapReading()),
-		Checks:   switchChecks(),
+		Checks:   append(switchChecks(), dcqcnChecks()...),
 		Runs:     e4Runs,
 		Analyze:  analyzeE4,
 	}
