@@ -37,15 +37,17 @@ type DCONParams struct {
 	DCQCNParams `yaml:",inline"`
 
 	QECNKB       float64 `yaml:"q_ecn_kb" unit:"KB" doc:"Q_ECN: step ECN marking threshold at enqueue, and the end of a burst (testbed §3.1: 200 KB)"`
-	QCNMMode     string  `yaml:"q_cnm_mode" doc:"dynamic: Q_CNM = max(Q_ECN, Q_PFC/M − 3dC(M−1)) per egress port (§4.4, the paper's optimised threshold) | static: q_cnm_kb | pfc_fraction: q_cnm_pfc_fraction × Q_PFC (E4's 40 %/60 %)"`
+	QCNMMode     string  `yaml:"q_cnm_mode" doc:"dynamic: Q_CNM = max(Q_ECN, Q_PFC/M − 3dC(M−1)) per egress port (§4.4, the paper's optimised threshold) | static: q_cnm_kb | pfc_fraction: q_cnm_pfc_fraction × q_cnm_fraction_of_kb (or Q_PFC) (E4's 40 %/60 %)"`
 	QCNMKB       float64 `yaml:"q_cnm_kb" unit:"KB" doc:"static Q_CNM"`
-	QCNMFraction float64 `yaml:"q_cnm_pfc_fraction" doc:"pfc_fraction mode: Q_CNM as a fraction of Q_PFC"`
+	QCNMFraction float64 `yaml:"q_cnm_pfc_fraction" doc:"pfc_fraction mode: Q_CNM as this fraction of q_cnm_fraction_of_kb (E4's 40 %/60 % of a fixed buffer size), never below Q_ECN"`
+	QCNMOfKB     float64 `yaml:"q_cnm_fraction_of_kb" unit:"KB" doc:"pfc_fraction mode: the fixed buffer size the fraction applies to; 0 = Q_PFC (interpretation I10)"`
+	QCNMM        string  `yaml:"q_cnm_m" doc:"dynamic mode, M of egress e: held = the largest number of egress queues holding bytes of an ingress that holds bytes in e (§4.4's derivation, I8) | fed = the largest number of egress ports an ingress that fed e in the last T fed in the last T (superseded)"`
 	QPFCKB       float64 `yaml:"q_pfc_kb" unit:"KB" doc:"Q_PFC of the Q_CNM formula; 0 = the switch's PFC threshold (static, or the dynamic one at the time) of the ingress ports feeding the egress (testbed: 320 KB)"`
 	WindowRTTs   float64 `yaml:"window_rtts" doc:"T: window for 'ingress carries non-congested flows' and for counting N, in base RTTs of the fabric (§6.2.2: 3)"`
-	CNMGapUs     float64 `yaml:"cnm_gap_us" unit:"us" doc:"switch: at most one CNM per flow per this (unspecified; interpretation I4: 50 µs; 0 = one per packet)"`
+	CNMGapUs     float64 `yaml:"cnm_gap_us" unit:"us" doc:"switch: at most one CNM per flow per this (the paper gives no switch-side rule; interpretation I4: 0 = one per packet in a burst)"`
 	CNMBytes     int     `yaml:"cnm_bytes" unit:"B" doc:"CNM size on the wire (QCN CNM frame, 64 B)"`
 	CNPIntervalX float64 `yaml:"cnp_interval_us" unit:"us" doc:"receiver: at most one CNP per flow per this (DCQCN NP, §4.3: 50 µs); host.cnp_interval_us overrides it"`
-	CNMMayRaise  bool    `yaml:"cnm_may_raise" doc:"apply R_C = C/N even when it raises the rate, outside the 50 µs duplicate window (Algorithm 1 line 2 literally); false: a CNM never raises the rate (interpretation I2)"`
+	CNMMayRaise  bool    `yaml:"cnm_may_raise" doc:"apply R_C = C/N even when it raises the rate, outside the 50 µs duplicate window (Algorithm 1 line 2 and §4.3; interpretation I2); false: a CNM never raises the rate"`
 	CNMDupUs     float64 `yaml:"cnm_dup_window_us" unit:"us" doc:"sender: with cnm_may_raise, CNMs within this of an accepted one only lower the rate (§4.3: 50 µs)"`
 	IngressRule  string  `yaml:"ingress_rule" doc:"when an ingress carries non-congested flows: egress (an egress port other than the congested one, not in burst, got data from this ingress in the last T; interpretation I6, default) | tlast (the spec's literal T_last: a packet that found no burst arrived on the ingress in the last T, whatever its flow)"`
 	LiteralCNP   bool    `yaml:"dcon_literal_cnp" doc:"Algorithm 1 literally: the receiver sends a CNP every cnp_interval_us per active flow, mark 1 if a CE packet arrived else 0; the sender cuts on 1 and recovers half-way to R_T on 0, with no DCQCN timers"`
@@ -55,7 +57,8 @@ type DCONParams struct {
 // (§4.3 "DCQCN's recommended parameters": α and rate-increase timers 55 µs,
 // byte counter 10 MB, F = 5, g = 1/256, α₀ = 1, R_AI 40 Mb/s; R_HAI 200
 // Mb/s is unspecified and taken from ns3-rdma), Q_ECN 200 KB, dynamic
-// Q_CNM, T = 3 RTT, CNP period 50 µs.
+// Q_CNM with M the held count (I8), T = 3 RTT, CNP period 50 µs; a CNM
+// for every burst packet and the sender's 50 µs window (§4.3, I2, I4).
 func DCONDefaults() *DCONParams {
 	d := DCQCNDefaults()
 	d.Mode = "canonical"
@@ -70,10 +73,11 @@ func DCONDefaults() *DCONParams {
 		QCNMMode:     "dynamic",
 		QCNMKB:       320,
 		QCNMFraction: 0.4,
+		QCNMM:        "held",
 		WindowRTTs:   3,
-		CNMGapUs:     50,
 		CNMBytes:     64,
 		CNPIntervalX: 50,
+		CNMMayRaise:  true,
 		CNMDupUs:     50,
 		IngressRule:  "egress",
 	}
@@ -93,6 +97,10 @@ func (p *DCONParams) Validate() error {
 		return rangeErr("q_cnm_kb", p.QCNMKB, fmt.Sprint("q_ecn_kb = ", p.QECNKB), "2^30")
 	case !(p.QCNMFraction > 0 && p.QCNMFraction <= 1):
 		return rangeErr("q_cnm_pfc_fraction", p.QCNMFraction, "0 (exclusive)", "1")
+	case !(p.QCNMOfKB >= 0 && p.QCNMOfKB <= 1<<30):
+		return rangeErr("q_cnm_fraction_of_kb", p.QCNMOfKB, "0", "2^30")
+	case p.QCNMM != "held" && p.QCNMM != "fed":
+		return rangeErrS("q_cnm_m", p.QCNMM, "held, fed")
 	case !(p.QPFCKB >= 0 && p.QPFCKB <= 1<<30):
 		return rangeErr("q_pfc_kb", p.QPFCKB, "0", "2^30")
 	case !(p.WindowRTTs > 0 && p.WindowRTTs <= 1e4):
@@ -118,6 +126,8 @@ type dconRun struct {
 	p          DCONParams
 	qECN, qCNM int64 // bytes
 	qPFC       int64 // bytes; 0 = the switch's threshold
+	qOf        int64 // bytes; pfc_fraction's base, 0 = Q_PFC
+	held       bool  // dynamic Q_CNM with the held count M (I8)
 	gap, dup   sim.Time
 	window     sim.Time // T
 	recompute  sim.Time // period of the dynamic Q_CNM recomputation
@@ -133,6 +143,8 @@ func newDCONRun(p *DCONParams) *dconRun {
 		qECN:  int64(p.QECNKB * 1000),
 		qCNM:  int64(p.QCNMKB * 1000),
 		qPFC:  int64(p.QPFCKB * 1000),
+		qOf:   int64(p.QCNMOfKB * 1000),
+		held:  p.QCNMMode == "dynamic" && p.QCNMM == "held",
 		gap:   usToTime(p.CNMGapUs),
 		dup:   usToTime(p.CNMDupUs),
 		cnpIv: usToTime(p.CNPIntervalX),
@@ -212,9 +224,10 @@ func (d *DCON) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
 }
 
 // onCNM is the CNM branch (docs/algorithms/dcon.md §6, interpretation I2):
-// R_C = C/N when that lowers the rate; R_T remembers the pre-burst rate;
-// the increase stage restarts; α is unchanged (a CNM says nothing about
-// the marked fraction).
+// R_C = C/N when that lowers the rate, and with cnm_may_raise (default)
+// also when it raises it, unless a CNM was accepted within the last 50 µs
+// (§4.3); R_T remembers the pre-burst rate; the increase stage restarts; α
+// is unchanged (a CNM says nothing about the marked fraction).
 func (d *DCON) onCNM(q *fabric.QP, nFlows, bps int64, now sim.Time) {
 	d.CNMs++
 	if !d.r.p.LiteralCNP {

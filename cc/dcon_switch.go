@@ -69,12 +69,18 @@ type dconSwitch struct {
 	np    int
 	port  []DCONPort
 	tLast []sim.Time // per ingress port: last packet of a non-congested flow
-	qcnm  []int64    // per egress port
-	// dynamic Q_CNM: fed[i·np + e] = last time ingress i sent data to
-	// egress e
+	qcnm  []int64    // per egress port (static, pfc_fraction, q_cnm_m fed)
+	// fed[i·np + e] = last time ingress i sent data to egress e (the
+	// ingress rule I6, and q_cnm_m fed)
 	fed  []sim.Time
 	qcAt sim.Time
 	fan  []int
+	m    []int // q_cnm_m fed: M per egress at the last recomputation
+	// q_cnm_m held (I8): held[i·np + e] = data bytes queued at egress e
+	// that entered on ingress i; fanout[i] = the egress queues holding
+	// any of i's bytes
+	held   []int64
+	fanout []int
 	// flows: last time each flow's data was seen here, the flows seen at
 	// each egress (pruned when counting N), and the last CNM per flow
 	lastSeen []sim.Time
@@ -83,6 +89,7 @@ type dconSwitch struct {
 	lastCNM  []sim.Time
 	// CNMs counts the CNMs this switch sent.
 	CNMs int64
+	view *fabric.SwitchView // for the read-only accessors
 }
 
 func newDCONSwitch(r *dconRun, sw *fabric.SwitchView) *dconSwitch {
@@ -90,7 +97,7 @@ func newDCONSwitch(r *dconRun, sw *fabric.SwitchView) *dconSwitch {
 	np := sw.NumPorts()
 	s := &dconSwitch{r: r, np: np,
 		port: make([]DCONPort, np), tLast: make([]sim.Time, np), qcnm: make([]int64, np),
-		members: make([][]int32, np), qcAt: longAgo}
+		members: make([][]int32, np), qcAt: longAgo, view: sw}
 	for i := range s.tLast {
 		s.tLast[i] = longAgo
 	}
@@ -98,11 +105,22 @@ func newDCONSwitch(r *dconRun, sw *fabric.SwitchView) *dconSwitch {
 	for i := range s.fed {
 		s.fed[i] = longAgo
 	}
-	s.fan = make([]int, np)
+	s.fan, s.m = make([]int, np), make([]int, np)
+	s.held, s.fanout = make([]int64, np*np), make([]int, np)
 	for e := range s.qcnm {
-		s.qcnm[e] = r.qCNM
+		s.qcnm[e], s.m[e] = r.qCNM, 1
+		if r.p.QCNMMode == "pfc_fraction" && r.qOf > 0 {
+			s.qcnm[e] = max(r.qECN, int64(r.p.QCNMFraction*float64(r.qOf)))
+		}
 	}
 	return s
+}
+
+// recomputes reports whether the thresholds are recomputed every T/4:
+// dynamic with q_cnm_m fed, and pfc_fraction of the switch's (possibly
+// dynamic) PFC threshold.
+func (r *dconRun) recomputes() bool {
+	return r.p.QCNMMode == "dynamic" && !r.held || r.p.QCNMMode == "pfc_fraction" && r.qOf == 0
 }
 
 // OnEnqueue runs the state machine for a data packet that has just joined
@@ -126,11 +144,22 @@ func (s *dconSwitch) OnEnqueue(sw *fabric.SwitchView, i, e int, p *fabric.Packet
 		s.members[e] = append(s.members[e], p.QP)
 	}
 	s.fed[i*s.np+e] = now
-	if r.p.QCNMMode != "static" && now-s.qcAt >= r.recompute {
+	if p.Prio != 0 { // class 0 bypasses the buffer (and OnDequeue)
+		k := i*s.np + e
+		if s.held[k] == 0 {
+			s.fanout[i]++
+		}
+		s.held[k] += int64(p.Size)
+	}
+	if r.recomputes() && now-s.qcAt >= r.recompute {
 		s.recomputeQCNM(sw, now)
 	}
 	q := sw.QueueBytes(e) - int64(p.Size)
-	st, mark := s.port[e].Step(q, r.qECN, s.qcnm[e])
+	qcnm := s.qcnm[e]
+	if r.held && q >= r.qECN { // below Q_ECN the state is none whatever Q_CNM
+		qcnm = s.heldQCNM(sw, e)
+	}
+	st, mark := s.port[e].Step(q, r.qECN, qcnm)
 	if st != DCONBurst {
 		s.tLast[i] = now // a non-congested flow's packet at ingress i
 		if mark {
@@ -161,11 +190,76 @@ func (s *dconSwitch) shared(sw *fabric.SwitchView, i, e int, now sim.Time) bool 
 	since := now - s.r.window
 	row := s.fed[i*s.np : (i+1)*s.np]
 	for e2, t := range row {
-		if e2 != e && t > since && sw.QueueBytes(e2) < s.qcnm[e2] {
+		if e2 != e && t > since && !s.inBurst(sw, e2) {
 			return true
 		}
 	}
 	return false
+}
+
+// inBurst reports whether egress e's queue is at or above its Q_CNM now.
+func (s *dconSwitch) inBurst(sw *fabric.SwitchView, e int) bool {
+	q := sw.QueueBytes(e)
+	if !s.r.held || q < s.r.qECN {
+		return q >= s.qcnm[e]
+	}
+	return q >= s.heldQCNM(sw, e)
+}
+
+// heldM is M of egress e under q_cnm_m held (I8): the largest number of
+// egress queues holding bytes of one ingress, over the ingress ports with
+// bytes in e (at least 1); and the smallest PFC threshold of those ingress
+// ports (-1 if none).
+func (s *dconSwitch) heldM(sw *fabric.SwitchView, e int) (m int, qpfc int64) {
+	m, qpfc = 1, -1
+	for i := range s.np {
+		if s.held[i*s.np+e] == 0 {
+			continue
+		}
+		m = max(m, s.fanout[i])
+		if s.r.qPFC == 0 {
+			if t := sw.PFCThreshold(i); qpfc < 0 || t < qpfc {
+				qpfc = t
+			}
+		}
+	}
+	return m, qpfc
+}
+
+// heldQCNM is egress e's dynamic Q_CNM with the held count M.
+func (s *dconSwitch) heldQCNM(sw *fabric.SwitchView, e int) int64 {
+	m, qpfc := s.heldM(sw, e)
+	return DCONQCNM(s.r.qECN, s.qPFCOr(sw, e, qpfc), m, sw.LinkDelay(e), sw.LineRate(e))
+}
+
+// qPFCOr is Q_PFC of egress e's formula: q_pfc_kb, else the smallest
+// threshold found among its ingress ports (qpfc), else port e's own.
+func (s *dconSwitch) qPFCOr(sw *fabric.SwitchView, e int, qpfc int64) int64 {
+	switch {
+	case s.r.qPFC > 0:
+		return s.r.qPFC
+	case qpfc < 0:
+		return sw.PFCThreshold(e)
+	}
+	return qpfc
+}
+
+// QCNM is egress port e's current Q_CNM in bytes (read-only, for tests).
+func (s *dconSwitch) QCNM(e int) int64 {
+	if s.r.held {
+		return s.heldQCNM(s.view, e)
+	}
+	return s.qcnm[e]
+}
+
+// M is egress port e's current M (q_cnm_m held), or M at the last
+// recomputation (q_cnm_m fed); read-only, for tests.
+func (s *dconSwitch) M(e int) int {
+	if s.r.held {
+		m, _ := s.heldM(s.view, e)
+		return m
+	}
+	return s.m[e]
 }
 
 // countN is the number of distinct flows seen at egress e in the last T
@@ -185,10 +279,11 @@ func (s *dconSwitch) countN(e int, now sim.Time) int {
 	return min(max(len(m), 1), DCONMaxN)
 }
 
-// recomputeQCNM updates every egress port's Q_CNM (dynamic and
-// pfc_fraction modes): M(e) = the largest fan-out (distinct egress ports
-// fed in the last T) of the ingress ports that fed e in the last T; Q_PFC =
-// q_pfc_kb or the smallest PFC threshold among those ingress ports.
+// recomputeQCNM updates every egress port's Q_CNM (dynamic mode with
+// q_cnm_m fed, and pfc_fraction of Q_PFC): M(e) = the largest fan-out
+// (distinct egress ports fed in the last T) of the ingress ports that fed
+// e in the last T; Q_PFC = q_pfc_kb or the smallest PFC threshold among
+// those ingress ports.
 func (s *dconSwitch) recomputeQCNM(sw *fabric.SwitchView, now sim.Time) {
 	s.qcAt = now
 	since := now - s.r.window
@@ -215,11 +310,8 @@ func (s *dconSwitch) recomputeQCNM(sw *fabric.SwitchView, now sim.Time) {
 				}
 			}
 		}
-		if s.r.qPFC > 0 {
-			qpfc = s.r.qPFC
-		} else if qpfc < 0 {
-			qpfc = sw.PFCThreshold(e)
-		}
+		qpfc = s.qPFCOr(sw, e, qpfc)
+		s.m[e] = m
 		if s.r.p.QCNMMode == "pfc_fraction" {
 			s.qcnm[e] = max(s.r.qECN, int64(s.r.p.QCNMFraction*float64(qpfc)))
 		} else {
@@ -228,8 +320,19 @@ func (s *dconSwitch) recomputeQCNM(sw *fabric.SwitchView, now sim.Time) {
 	}
 }
 
-// OnDequeue is unused: DCON decides at enqueue.
-func (s *dconSwitch) OnDequeue(sw *fabric.SwitchView, e int, p *fabric.Packet, now sim.Time) {}
+// OnDequeue keeps the held counts (I8): a data packet leaving egress e
+// no longer holds bytes of its ingress there.
+func (s *dconSwitch) OnDequeue(sw *fabric.SwitchView, e int, p *fabric.Packet, now sim.Time) {
+	if p.Kind != fabric.KindData {
+		return
+	}
+	i := sw.InPort(p)
+	k := i*s.np + e
+	s.held[k] -= int64(p.Size)
+	if s.held[k] == 0 {
+		s.fanout[i]--
+	}
+}
 
 // OnPeriod is unused.
 func (s *dconSwitch) OnPeriod(sw *fabric.SwitchView, now sim.Time) {}

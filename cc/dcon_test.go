@@ -3,6 +3,8 @@ package cc_test
 import (
 	"testing"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/sim"
@@ -60,10 +62,12 @@ func TestDCONPortStateMachine(t *testing.T) {
 }
 
 // The sender's CNM branch: R_C = C/N when lower (R_T keeps the rate before,
-// the increase stage restarts, α unchanged); never raised by default;
-// raised with cnm_may_raise outside the duplicate window.
+// the increase stage restarts, α unchanged); never raised with
+// cnm_may_raise false; raised with cnm_may_raise (the default) outside the
+// 50 µs duplicate window.
 func TestDCONSenderCNM(t *testing.T) {
 	p := cc.DCONDefaults()
+	p.CNMMayRaise = false // I2's stricter reading first
 	q := &fabric.QP{LineRateBps: 40e9}
 	alg := cc.NewDCON(p)(q)
 	d := alg.(*cc.DCON)
@@ -160,6 +164,14 @@ func TestDCONLiteralCNP(t *testing.T) {
 // buildDCON builds a network on g with DCON's QPs and switch features.
 func buildDCON(t *testing.T, g *topo.Graph, cfg fabric.Config, flows []workload.Flow, p *cc.DCONParams) *fabric.Network {
 	t.Helper()
+	return buildDCONWrapped(t, g, cfg, flows, p, nil)
+}
+
+// buildDCONWrapped is buildDCON with wrap (if not nil) applied to the
+// feature of each switch (node id, feature) before it is attached.
+func buildDCONWrapped(t *testing.T, g *topo.Graph, cfg fabric.Config, flows []workload.Flow, p *cc.DCONParams,
+	wrap func(node int, f fabric.SwitchFeature) fabric.SwitchFeature) *fabric.Network {
+	t.Helper()
 	spec, err := cc.Lookup("dcon")
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +188,11 @@ func buildDCON(t *testing.T, g *topo.Graph, cfg fabric.Config, flows []workload.
 	mk, _ := spec.Switch(p)
 	for i := range n.Nodes {
 		if n.Nodes[i].Switch {
-			n.AddFeature(i, mk(n.SwitchView(i)))
+			f := mk(n.SwitchView(i))
+			if wrap != nil {
+				f = wrap(i, f)
+			}
+			n.AddFeature(i, f)
 		}
 	}
 	n.SetAlgorithm(ctor)
@@ -205,6 +221,9 @@ func TestDCONCNMOnlyWhereIngressIsShared(t *testing.T) {
 	cfg.PFCStaticBytes = 2_000_000
 	p := cc.DCONDefaults()
 	p.QECNKB, p.QCNMMode, p.QCNMKB = 100, "static", 100 // no ECN band: the burst comes first
+	// the switch-gap reading (I4): one CNM per flow per 50 µs, so that the
+	// last one (LastN) is sent while both flows are at the port
+	p.CNMGapUs, p.CNMMayRaise = 50, false
 	flows := []workload.Flow{
 		{Src: 0, Dst: 3, SizeBytes: 4_000_000, Prio: 3},
 		{Src: 1, Dst: 4, SizeBytes: 4_000_000, Prio: 3},
@@ -277,5 +296,246 @@ func TestDCONCNMWithinThreeHops(t *testing.T) {
 	}
 	if got == 0 {
 		t.Fatal("no burst flow got a CNM")
+	}
+}
+
+// qcnmReader is what the DCON switch feature exposes for tests: an egress
+// port's current Q_CNM (bytes) and its M.
+type qcnmReader interface {
+	QCNM(e int) int64
+	M(e int) int
+}
+
+// qcnmProbe wraps switch A's DCON feature: after each data enqueue to
+// port e1 that finds (with the packet) at least minQ bytes, it records the
+// feature's M and Q_CNM of e1.
+type qcnmProbe struct {
+	fabric.SwitchFeature
+	t       *testing.T
+	e1      int
+	minQ    int64
+	m       []int
+	q       []int64
+	noReads bool
+}
+
+func (p *qcnmProbe) OnEnqueue(sw *fabric.SwitchView, in, out int, pk *fabric.Packet, now sim.Time) {
+	data := pk.Kind == fabric.KindData
+	p.SwitchFeature.OnEnqueue(sw, in, out, pk, now) // pk may be stale now
+	if !data || out != p.e1 || sw.QueueBytes(p.e1) < p.minQ {
+		return
+	}
+	r, ok := p.SwitchFeature.(qcnmReader)
+	if !ok {
+		p.noReads = true
+		return
+	}
+	p.m = append(p.m, r.M(p.e1))
+	p.q = append(p.q, r.QCNM(p.e1))
+}
+
+// oneSwitch is switch A (node 5) with s0 (0), s1 (1), r1 (2) on 40 Gb/s,
+// r2 (3) and s2 (4) on 100 Gb/s links, all 1 µs: A's port to r1 is local
+// port 2, to r2 port 3.
+func oneSwitch() *topo.Graph {
+	g := &topo.Graph{Kinds: []topo.NodeKind{topo.Host, topo.Host, topo.Host, topo.Host, topo.Host, topo.Switch}}
+	for h, bps := range []int64{40e9, 40e9, 40e9, 100e9, 100e9} {
+		g.Links = append(g.Links, topo.Link{A: h, B: 5, Bps: bps, Delay: sim.Microsecond})
+	}
+	return g
+}
+
+// runProbe runs flows on oneSwitch with DCON p and a PFC threshold of
+// 320 KB, probing A's port to r1 from minQ bytes; held: M is the held
+// count (checked to return to 1 once the queues drained).
+func runProbe(t *testing.T, p *cc.DCONParams, flows []workload.Flow, minQ int64, held bool) *qcnmProbe {
+	t.Helper()
+	cfg := fabric.DefaultConfig()
+	cfg.PFC = fabric.PFCStatic
+	cfg.PFCStaticBytes = 320_000
+	cfg.BufferBytes = 22_000_000
+	var probe *qcnmProbe
+	n := buildDCONWrapped(t, oneSwitch(), cfg, flows, p, func(node int, f fabric.SwitchFeature) fabric.SwitchFeature {
+		probe = &qcnmProbe{SwitchFeature: f, t: t, e1: 2, minQ: minQ}
+		return probe
+	})
+	n.Run()
+	for i := range n.QPs {
+		if !n.QPs[i].Done {
+			t.Fatalf("flow %d did not finish", i)
+		}
+	}
+	if probe.noReads {
+		t.Fatal("the DCON switch feature exposes no QCNM(e) and M(e)")
+	}
+	if len(probe.m) == 0 {
+		t.Fatal("A's port to r1 never reached the probe's queue")
+	}
+	// every queue drained: no ingress holds bytes anywhere (the held
+	// counts are released at dequeue)
+	r := probe.SwitchFeature.(qcnmReader)
+	for e := range 5 {
+		if held && r.M(e) != 1 {
+			t.Fatalf("after the run, M(%d) = %d: held bytes leaked", e, r.M(e))
+		}
+	}
+	return probe
+}
+
+// Issue 16, Q_CNM: M counts the egress queues that hold bytes which
+// entered on the ingress (the paper's §4.4 derivation: the ingress queue
+// PFC watches is the sum of its bytes in each egress queue), not every
+// egress the ingress fed within T. s0 → r1 and s1 → r1 congest A's port
+// to r1 (e1); s0 → r2 shares s0's ingress, but r2's 100 Gb/s port never
+// backs up, so it holds none of s0's bytes: M(e1) = 1 and Q_CNM(e1) =
+// Q_PFC = 320,000 B at every congested arrival (today's rule: M = 2,
+// 320,000/2 − 3 · 1 µs · 40 Gb/s = 145,000 B). With s2 → r2 at 100 Gb/s
+// too, r2's port backs up and holds s0's packets: M(e1) = 2 (145,000 B) at
+// times, never more.
+func TestDCONMCountsOnlyQueuesHoldingTheIngress(t *testing.T) {
+	p := cc.DCONDefaults()
+	p.QECNKB = 50 // the band exists: Q_CNM(M = 2) = 145 KB > Q_ECN
+	flows := []workload.Flow{
+		{Src: 0, Dst: 2, SizeBytes: 4_000_000, Prio: 3},
+		{Src: 1, Dst: 2, SizeBytes: 4_000_000, Prio: 3},
+		{Src: 0, Dst: 3, SizeBytes: 4_000_000, Prio: 3},
+	}
+	pr := runProbe(t, p, flows, 50_000, true)
+	for k := range pr.m {
+		if pr.m[k] != 1 || pr.q[k] != 320_000 {
+			t.Fatalf("sample %d of %d: M(e1) = %d, Q_CNM(e1) = %d; want 1, 320000 (r2's port holds none of s0's bytes)", k, len(pr.m), pr.m[k], pr.q[k])
+		}
+	}
+	pr = runProbe(t, p, append(flows, workload.Flow{Src: 4, Dst: 3, SizeBytes: 4_000_000, Prio: 3}), 50_000, true)
+	two := 0
+	for k := range pr.m {
+		switch {
+		case pr.m[k] > 2 || pr.m[k] < 1:
+			t.Fatalf("sample %d: M(e1) = %d, want 1 or 2", k, pr.m[k])
+		case pr.m[k] == 2:
+			two++
+			if pr.q[k] != 145_000 {
+				t.Fatalf("sample %d: M = 2, Q_CNM %d, want 145000", k, pr.q[k])
+			}
+		}
+	}
+	if two == 0 {
+		t.Errorf("r2's port backed up with s0's packets but M(e1) was never 2 (%d samples)", len(pr.m))
+	}
+	// the superseded rule (q_cnm_m: fed) counts r2's idle port
+	if err := yaml.Unmarshal([]byte("q_cnm_m: fed"), p); err != nil {
+		t.Fatal(err)
+	}
+	pr = runProbe(t, p, flows, 50_000, false)
+	if pr.m[len(pr.m)-1] != 2 || pr.q[len(pr.q)-1] != 145_000 {
+		t.Errorf("q_cnm_m fed: M(e1) = %d, Q_CNM %d; want 2, 145000", pr.m[len(pr.m)-1], pr.q[len(pr.q)-1])
+	}
+}
+
+// Issue 16, E4's "40 %/60 % of a fixed buffer size": pfc_fraction mode
+// takes q_cnm_fraction_of_kb as the buffer size B when set (0.6 of
+// 687.5 KB = 412,500 B), else the PFC threshold (0.6 of 320 KB = 192,000 B),
+// never below Q_ECN.
+func TestDCONFractionOfB(t *testing.T) {
+	flows := []workload.Flow{{Src: 0, Dst: 2, SizeBytes: 2_000_000, Prio: 3}, {Src: 1, Dst: 2, SizeBytes: 2_000_000, Prio: 3}}
+	for _, c := range []struct {
+		yaml string
+		want int64
+	}{
+		{"{q_cnm_mode: pfc_fraction, q_cnm_pfc_fraction: 0.6, q_cnm_fraction_of_kb: 687.5}", 412_500},
+		{"{q_cnm_mode: pfc_fraction, q_cnm_pfc_fraction: 0.6, q_ecn_kb: 50}", 192_000},
+		{"{q_cnm_mode: pfc_fraction, q_cnm_pfc_fraction: 0.4, q_ecn_kb: 200}", 200_000},
+	} {
+		p := cc.DCONDefaults()
+		if err := yaml.Unmarshal([]byte(c.yaml), p); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Validate(); err != nil {
+			t.Fatalf("%s: %v", c.yaml, err)
+		}
+		pr := runProbe(t, p, flows, 1, true)
+		for k := range pr.q {
+			if pr.q[k] != c.want {
+				t.Fatalf("%s: Q_CNM(e1) = %d at sample %d, want %d", c.yaml, pr.q[k], k, c.want)
+			}
+		}
+	}
+}
+
+// cnmTimes records when a DCON sender receives CNMs.
+type cnmTimes struct {
+	*cc.DCON
+	at []sim.Time
+}
+
+func (c *cnmTimes) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
+	if nt.Kind == fabric.KindNotice {
+		c.at = append(c.at, now)
+	}
+	c.DCON.OnNotice(q, nt, now)
+}
+
+// Issue 16: the paper's rule for repeated CNMs is the sender's (§4.3:
+// "when the sender receives several CNMs of one flow within 50 µs, it
+// updates the rate only for a target below the current rate"), which
+// presumes that a switch sends them closer than 50 µs apart; outside the
+// window Algorithm 1 line 2 sets C/N even when higher. So by default the
+// switch sends a CNM for every packet in a burst (no gap) and the sender
+// applies its 50 µs window; the switch-side gap is a reading.
+func TestDCONSenderWindowIsTheDefault(t *testing.T) {
+	p := cc.DCONDefaults()
+	if p.CNMGapUs != 0 || !p.CNMMayRaise || p.CNMDupUs != 50 {
+		t.Fatalf("defaults: cnm_gap_us %v, cnm_may_raise %v, cnm_dup_window_us %v; want 0, true, 50", p.CNMGapUs, p.CNMMayRaise, p.CNMDupUs)
+	}
+	q := &fabric.QP{LineRateBps: 40e9}
+	alg := cc.NewDCON(p)(q)
+	d := alg.(*cc.DCON)
+	alg.Start(q, 0)
+	cnm := func(n int64, at sim.Time) {
+		alg.OnNotice(q, &fabric.Notice{Kind: fabric.KindNotice, Args: fabric.NoticeArgs{n, 40e9, int64(at)}}, at)
+	}
+	cnm(4, 0)
+	cnm(2, 40*sim.Microsecond) // a higher target within 50 µs: ignored
+	if d.Rc != 10e9 {
+		t.Errorf("N = 2 40 µs after N = 4: Rc %d, want 10e9", d.Rc)
+	}
+	cnm(2, 60*sim.Microsecond) // outside the window: C/N, although higher
+	if d.Rc != 20e9 {
+		t.Errorf("N = 2 60 µs after N = 4: Rc %d, want 20e9", d.Rc)
+	}
+
+	// two switches (TestDCONCNMOnlyWhereIngressIsShared's network): s1's
+	// flow now gets CNMs less than 50 µs apart
+	g := &topo.Graph{Kinds: []topo.NodeKind{topo.Host, topo.Host, topo.Host, topo.Host, topo.Host, topo.Switch, topo.Switch}}
+	for _, l := range [][3]int64{{0, 5, 40e9}, {1, 5, 40e9}, {2, 6, 40e9}, {3, 6, 40e9}, {4, 6, 40e9}, {5, 6, 100e9}} {
+		g.Links = append(g.Links, topo.Link{A: int(l[0]), B: int(l[1]), Bps: l[2], Delay: sim.Microsecond})
+	}
+	cfg := fabric.DefaultConfig()
+	cfg.PFC = fabric.PFCStatic
+	cfg.PFCStaticBytes = 2_000_000
+	p.QECNKB, p.QCNMMode, p.QCNMKB = 100, "static", 100
+	flows := []workload.Flow{{Src: 0, Dst: 3, SizeBytes: 4_000_000, Prio: 3}, {Src: 1, Dst: 4, SizeBytes: 4_000_000, Prio: 3}, {Src: 2, Dst: 3, SizeBytes: 4_000_000, Prio: 3}}
+	n := buildDCON(t, g, cfg, flows, p)
+	var s1 *cnmTimes
+	ctor, _ := cc.Lookup("dcon")
+	mk, _ := ctor.New(p)
+	n.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm {
+		a := mk(q)
+		if q.Src == 0 {
+			s1 = &cnmTimes{DCON: a.(*cc.DCON)}
+			return s1
+		}
+		return a
+	})
+	n.Run()
+	if s1 == nil || len(s1.at) < 2 {
+		t.Fatalf("s1's flow got fewer than two CNMs")
+	}
+	gap := s1.at[1] - s1.at[0]
+	for k := 2; k < len(s1.at); k++ {
+		gap = min(gap, s1.at[k]-s1.at[k-1])
+	}
+	if gap >= 50*sim.Microsecond {
+		t.Errorf("shortest interval between s1's CNMs %v: the switch still spaces them 50 µs apart", gap)
 	}
 }

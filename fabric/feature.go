@@ -91,6 +91,12 @@ func (v *SwitchView) Seed() uint64 { return v.n.cfg.Seed }
 // port is local port e.
 func (v *SwitchView) port(e int) *Port { return &v.n.Ports[v.first+int32(e)] }
 
+// InPort is the local index of the port packet p entered this switch on:
+// in OnEnqueue the hook's in, and in OnDequeue the ingress whose buffer
+// accounting (and PFC) the departing packet is charged to. p must be a
+// packet the hook received.
+func (v *SwitchView) InPort(p *Packet) int { return int(p.inPort - v.first) }
+
 // QueueBytes is the number of bytes queued at egress port e, all classes
 // (including, in OnEnqueue, the packet that has just joined).
 func (v *SwitchView) QueueBytes(e int) int64 { return v.port(e).qTotal }

@@ -124,3 +124,48 @@ func TestSwitchView(t *testing.T) {
 		n.SwitchView(0)
 	}()
 }
+
+// inPortProbe checks SwitchView.InPort: at enqueue it is the hook's in; at
+// dequeue it is still the port the packet entered on (per packet, the
+// enqueue's in).
+type inPortProbe struct {
+	t        *testing.T
+	in       map[[2]int64]int
+	deq, bad int
+}
+
+func (v *inPortProbe) OnEnqueue(sw *SwitchView, in, out int, p *Packet, now sim.Time) {
+	if sw.InPort(p) != in {
+		v.t.Fatalf("enqueue: InPort %d, hook's in %d", sw.InPort(p), in)
+	}
+	v.in[[2]int64{int64(p.Kind)<<32 | int64(p.QP), p.Seq}] = in
+}
+
+func (v *inPortProbe) OnDequeue(sw *SwitchView, out int, p *Packet, now sim.Time) {
+	v.deq++
+	want, ok := v.in[[2]int64{int64(p.Kind)<<32 | int64(p.QP), p.Seq}]
+	if !ok || sw.InPort(p) != want {
+		v.bad++
+	}
+	// data enters from its sender's port (hosts 0 and 1 on ports 0 and
+	// 1), ACKs from the receiver's (port 2)
+	if p.Kind == KindData && sw.InPort(p) != int(p.Src) || p.Kind == KindAck && sw.InPort(p) != 2 {
+		v.t.Fatalf("dequeue of %v from %d: InPort %d", p.Kind, p.Src, sw.InPort(p))
+	}
+}
+
+func (v *inPortProbe) OnPeriod(sw *SwitchView, now sim.Time) {}
+
+// InPort names a packet's ingress at enqueue and again at dequeue.
+func TestSwitchViewInPort(t *testing.T) {
+	g := topo.Star(3, 100e9, sim.Microsecond)
+	cfg := DefaultConfig()
+	n := buildNet(t, g, cfg, incastFlows(2, 2, 200_000, 0), func(*QP) Algorithm { return &noticeRec{} })
+	probe := &inPortProbe{t: t, in: map[[2]int64]int{}}
+	n.AddFeature(3, probe)
+	n.Run()
+	checkAllDone(t, n)
+	if probe.deq < 400 || probe.bad != 0 {
+		t.Errorf("%d dequeues, %d with an InPort other than at enqueue", probe.deq, probe.bad)
+	}
+}
