@@ -20,10 +20,9 @@ type Kind uint8
 // (Claim.Mag): e.g. "DCON cuts DCQCN's p99 FCT by 47 %" is a Direction
 // (DCON's below DCQCN's) with a MagValue of −47 (%).
 const (
-	// Legacy marks a claim declared before typed verdicts (Claim.Verdict);
-	// it is decided by its paper's analysis. No paper may use it once
-	// converted.
-	Legacy Kind = iota
+	// Untyped is the zero Kind: a claim declared without one. Register
+	// refuses it; every claim states how it is decided.
+	Untyped Kind = iota
 	// Number is a number the paper gives without any statement (e.g. a
 	// parameter it reports): shown beside ccsim's, verdict n/a.
 	Number
@@ -46,7 +45,7 @@ const (
 	Magnitude
 )
 
-var kindNames = [...]string{"legacy", "number", "direction", "order", "exact", "range", "count", "magnitude"}
+var kindNames = [...]string{"untyped", "number", "direction", "order", "exact", "range", "count", "magnitude"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -137,10 +136,6 @@ type Claim struct {
 	// Tol overrides the paper's tolerance for this claim (a band the
 	// paper states, or the precision of an exact claim).
 	Tol *Tolerance
-
-	// Verdict is the pre-typed form (Kind Legacy): true for a claim with
-	// a direction, decided by the paper's analysis.
-	Verdict bool
 }
 
 // Sample is one quantity over the seeds of a random workload (one value
@@ -304,7 +299,7 @@ func Evaluate(c *Claim, tol Tolerance, m Measure) (Verdict, error) {
 	var why []string
 	var err error
 	switch c.Kind {
-	case Legacy:
+	case Untyped:
 		return v, fmt.Errorf("claim %s is not typed", c.ID)
 	case Number, Magnitude:
 	default:

@@ -166,7 +166,7 @@ func TestFlip(t *testing.T) {
 		"count of 0":       {Claim{Kind: Count, Need: 0, Of: 14}, M(1, 14)},
 		"endless band":     {Claim{Kind: Magnitude, Mag: MagValue, Paper: 1, Tol: &Tolerance{Abs: math.Inf(1)}}, MagOf(1)},
 		"wrong arity":      {Claim{Kind: Direction}, M(1, 2, 3)},
-		"untyped":          {Claim{Verdict: true}, M(1, 2)},
+		"untyped":          {Claim{}, M(1, 2)},
 		"a magnitude kind": {Claim{Kind: Magnitude}, MagOf(1)},
 	}
 	for name, tc := range bad {
@@ -198,4 +198,19 @@ func TestCountPairs(t *testing.T) {
 	if _, err := Evaluate(&c, DefaultTolerance, CountPairs(Less, a, b[:2], nil, nil)); err == nil {
 		t.Error("pairs of unequal lengths gave no error")
 	}
+}
+
+// A claim declared without a kind cannot be registered: there is no legacy
+// path that would decide it by its paper's say-so.
+func TestRegisterRefusesUntypedClaims(t *testing.T) {
+	defer func() {
+		x := recover()
+		if x == nil {
+			t.Fatal("Register accepted a claim without a kind")
+		}
+		if msg, _ := x.(string); !strings.Contains(msg, "t-untyped/e/c1") || !strings.Contains(msg, "no kind") {
+			t.Errorf("panic %v does not name the claim and the fault", x)
+		}
+	}()
+	Register(&Paper{ID: "t-untyped", Experiments: []*Experiment{{ID: "e", Claims: []Claim{{ID: "c1"}}}}})
 }

@@ -20,7 +20,7 @@ func Flip(c *Claim, tol Tolerance, m Measure) error {
 	if c.Kind == Number {
 		return nil
 	}
-	if c.Kind == Legacy {
+	if c.Kind == Untyped {
 		return fmt.Errorf("claim %s is not typed", c.ID)
 	}
 	if c.Tol != nil {

@@ -226,8 +226,9 @@ func asMap(v any) (map[string]any, bool) {
 
 var papers = map[string]*Paper{}
 
-// Register adds a paper; a duplicate id or experiment id, or a claim id
-// used twice in one experiment, panics (a programming error at init).
+// Register adds a paper; a duplicate id or experiment id, a claim id used
+// twice in one experiment or a claim without a kind panics (a programming
+// error at init).
 func Register(p *Paper) {
 	if _, dup := papers[p.ID]; dup {
 		panic("experiment: duplicate paper " + p.ID)
@@ -244,6 +245,9 @@ func Register(p *Paper) {
 				panic("experiment: duplicate claim " + p.ID + "/" + e.ID + "/" + c.ID)
 			}
 			claims[c.ID] = true
+			if c.Kind == Untyped {
+				panic("experiment: claim " + p.ID + "/" + e.ID + "/" + c.ID + " has no kind")
+			}
 		}
 		if err := e.validateReadings(); err != nil {
 			panic("experiment: " + p.ID + "/" + e.ID + ": " + err.Error())

@@ -291,7 +291,7 @@ func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (*report.Sec
 		}
 		sec, ms := analyse(p, e, rd, refs, scale, dir)
 		for i := range e.Claims {
-			if m, ok := ms[e.Claims[i].ID]; ok && e.Claims[i].Kind != Legacy {
+			if m, ok := ms[e.Claims[i].ID]; ok {
 				measured = append(measured, Measured{Experiment: e.ID, Reading: rd.ID, Claim: &e.Claims[i], Tol: p.tolerance(), Measure: m})
 			}
 		}
@@ -379,9 +379,10 @@ func analyse(p *Paper, e *Experiment, rd Reading, refs []*RunRef, scale Scale, d
 }
 
 // completeClaims builds the claim rows of one reading in the order the
-// experiment declares them: a typed claim is decided from its measure
-// (Evaluate), a legacy one keeps its analysis's verdict (got); a claim
-// without a measure gets an n/a row saying why.
+// experiment declares them: each is decided from its measure (Evaluate); a
+// claim without a measure gets an n/a row saying why. Rows an analysis
+// wrote itself (got) are kept only as undeclared claims, a programming
+// error left visible.
 func completeClaims(p *Paper, e *Experiment, measures map[string]Measure, got []report.Claim, why string) []report.Claim {
 	byID := map[string]report.Claim{}
 	for _, c := range got {
@@ -391,12 +392,7 @@ func completeClaims(p *Paper, e *Experiment, measures map[string]Measure, got []
 	declared := map[string]bool{}
 	for i := range e.Claims {
 		d := &e.Claims[i]
-		var c report.Claim
-		if d.Kind == Legacy {
-			c = legacyRow(d, byID, why)
-		} else {
-			c = typedRow(p, d, measures, why)
-		}
+		c := typedRow(p, d, measures, why)
 		c.Paper, c.Experiment, c.ID, c.Description, c.PaperValue, c.Unit = p.ID, e.ID, d.ID, d.Description, d.PaperValue, d.Unit
 		out = append(out, c)
 		delete(byID, d.ID)
@@ -436,22 +432,6 @@ func typedRow(p *Paper, d *Claim, measures map[string]Measure, why string) repor
 	if v.Why != "" && v.Holds == No || v.Holds == Inconclusive {
 		c.Note = strings.TrimPrefix(c.Note+"; "+v.Why, "; ")
 	}
-	return c
-}
-
-// legacyRow is the row of a claim decided by its paper's analysis.
-func legacyRow(d *Claim, byID map[string]report.Claim, why string) report.Claim {
-	c, ok := byID[d.ID]
-	if !ok {
-		c = report.Claim{Holds: "n/a", Note: "not evaluated: " + firstLine(why)}
-	}
-	if c.Holds == "" {
-		c.Holds = "n/a"
-	}
-	if !d.Verdict && c.Holds != "n/a" {
-		c.Holds = "n/a" // a bare number has no direction to hold
-	}
-	c.Kind, c.Statement, c.Magnitude = Legacy.String(), c.Holds, string(NA)
 	return c
 }
 

@@ -110,22 +110,6 @@ type Claim struct {
 	Primary bool
 }
 
-// Verdict is a claim's result with a direction: ccsim's value, "yes" or
-// "no", and a note.
-func Verdict(value string, holds bool, note string) Claim {
-	h := "no"
-	if holds {
-		h = "yes"
-	}
-	return Claim{CCSimValue: value, Holds: h, Note: note}
-}
-
-// Measured is a claim's result that is a bare number (holds "n/a"):
-// ccsim's value beside the paper's, and a note.
-func Measured(value, note string) Claim {
-	return Claim{CCSimValue: value, Holds: "n/a", Note: note}
-}
-
 // Input is one run behind a section: its key, content hash and where its
 // results are (relative to the paper's directory).
 type Input struct {

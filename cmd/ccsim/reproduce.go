@@ -118,11 +118,6 @@ func checkRel(c *experiment.Check) string {
 // claimKind describes how a claim is decided.
 func claimKind(c *experiment.Claim) string {
 	switch c.Kind {
-	case experiment.Legacy:
-		if c.Verdict {
-			return "holds yes/no"
-		}
-		return "number"
 	case experiment.Number:
 		return "number, no verdict"
 	}

@@ -58,23 +58,9 @@ func QuickReproduce(t testing.TB, id string) (dir string, claims [][]string) {
 // each claim that states something (every kind but Number) was measured
 // under every reading, and for each, a measure of its shape that
 // contradicts it gives "no" and one that supports it "yes"
-// (experiment.Flip). A paper whose claims are all still of the legacy form
-// is skipped (logged) until it is converted.
+// (experiment.Flip).
 func FlipClaims(t testing.TB, p *experiment.Paper, sum *experiment.Summary) {
 	t.Helper()
-	legacy, total := 0, 0
-	for _, e := range p.Experiments {
-		for _, c := range e.Claims {
-			total++
-			if c.Kind == experiment.Legacy {
-				legacy++
-			}
-		}
-	}
-	if legacy == total {
-		t.Logf("%s: claims not typed yet; no flip check", p.ID)
-		return
-	}
 	measured := map[string]bool{}
 	for _, m := range sum.Measured {
 		measured[m.Experiment+"/"+m.Reading+"/"+m.Claim.ID] = true
@@ -89,7 +75,7 @@ func FlipClaims(t testing.TB, p *experiment.Paper, sum *experiment.Summary) {
 		}
 		for _, c := range e.Claims {
 			switch {
-			case c.Kind == experiment.Legacy:
+			case c.Kind == experiment.Untyped:
 				t.Errorf("%s/%s/%s: claim not typed", p.ID, e.ID, c.ID)
 			case c.Kind == experiment.Number:
 			default:
