@@ -4,4 +4,4 @@
 package version
 
 // Version is ccsim's release version.
-const Version = "0.9.0"
+const Version = "0.10.0"
