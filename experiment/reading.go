@@ -11,6 +11,7 @@ package experiment
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/ccsim/ccsim/report"
@@ -116,6 +117,25 @@ func (e *Experiment) readings() []Reading {
 		return []Reading{{Primary: true}}
 	}
 	return e.Readings
+}
+
+// RunCount is the number of runs e asks for at scale sc: each reading's
+// runs (every seed, or the reading's OnlySeeds). Runs whose resolved inputs
+// coincide are stored and run once, so a reproduction may run fewer.
+func (e *Experiment) RunCount(sc Scale) int {
+	if e.Runs == nil {
+		return 0
+	}
+	specs := e.Runs(sc)
+	n := 0
+	for _, rd := range e.readings() {
+		for _, spec := range specs {
+			if len(rd.OnlySeeds) == 0 || slices.Contains(rd.OnlySeeds, spec.Seed) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // validateReadings checks e's readings: unique ids without spaces, exactly

@@ -36,3 +36,29 @@ func TestReadingSpec(t *testing.T) {
 		}
 	}
 }
+
+// RunCount counts every reading's runs, a reading with OnlySeeds only
+// those seeds' (what `reproduce list` prints).
+func TestRunCount(t *testing.T) {
+	e := Experiment{
+		Readings: []Reading{{ID: "a", Primary: true}, {ID: "b", OnlySeeds: []uint64{1}}},
+		Runs: func(sc Scale) []RunSpec {
+			var specs []RunSpec
+			for _, cc := range []string{"dcqcn", "hpcc"} {
+				for _, s := range Seeds(sc) {
+					specs = append(specs, RunSpec{Key: cc, CC: cc, Seed: s})
+				}
+			}
+			return specs
+		},
+	}
+	if got := e.RunCount(ScalePaper); got != 6+2 {
+		t.Errorf("paper scale: RunCount = %d, want 8 (2 algorithms × 3 seeds, + 2 × seed 1)", got)
+	}
+	if got := e.RunCount(ScaleQuick); got != 2+2 {
+		t.Errorf("quick scale: RunCount = %d, want 4", got)
+	}
+	if got := (&Experiment{}).RunCount(ScalePaper); got != 0 {
+		t.Errorf("no runs: RunCount = %d, want 0", got)
+	}
+}

@@ -68,11 +68,7 @@ func listPapers(w io.Writer) error {
 	for _, p := range experiment.Papers() {
 		fmt.Fprintf(w, "%s  paper %s: %s\n    %s\n", p.ID, p.Number, p.Title, p.Citation)
 		for _, e := range p.Experiments {
-			n := 0
-			if e.Runs != nil {
-				n = len(e.Runs(experiment.ScalePaper))
-			}
-			fmt.Fprintf(w, "  %s  %s (%d runs at paper scale)\n", e.ID, e.Title, n)
+			fmt.Fprintf(w, "  %s  %s (%d runs at paper scale: readings × seeds)\n", e.ID, e.Title, e.RunCount(experiment.ScalePaper))
 			listReadings(w, e)
 			for _, c := range e.Claims {
 				v := c.PaperValue
