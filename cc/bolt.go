@@ -36,15 +36,18 @@ import (
 //
 // Interpretations and simplifications (the paper's text was not available
 // while this was written; the mechanism follows the description above, the
-// details follow the Bolt authors' public ns-3 simulator, Google): the
-// queue compared with CC_THRESH is the egress port's occupancy before the
-// arriving packet, all classes; a decrement at or below one packet
-// multiplies cwnd by 1 − max_mdf (windows below one packet are paced at
-// RTT/cwnd, as in Swift); a NACK (lossy fabric) cuts cwnd by max_mdf at
-// most once per RTT; the supply-token balance has no lower bound and is
-// capped at sm_cap_pkts packets (the arriving packet's own size is
-// subtracted before the check, so a cap below 2 packets grants nothing on
-// a busy link); the SRC is a 60-byte class-0 notice whose
+// details follow the Bolt authors' public ns-3 simulator,
+// serhatarslan-hub/bolt_cc_ns3): the queue compared with CC_THRESH is the
+// egress port's occupancy before the arriving packet, all classes; at a
+// window of one packet or less every SRC multiplies cwnd by 1 − max_mdf,
+// before and regardless of the rate limit of decrements, which it leaves
+// alone (windows below one packet are paced at RTT/cwnd, as in Swift); a
+// NACK (lossy fabric) and a retransmission timeout (the fabric's RTO) cut
+// cwnd by max_mdf if the last decrease is at least one RTT ago (see
+// docs/algorithms/bolt.md I3, I7, I8); the supply-token balance has no
+// lower bound and is capped at sm_cap_pkts packets (the arriving packet's
+// own size is subtracted before the check, so a cap below 2 packets grants
+// nothing on a busy link); the SRC is a 60-byte class-0 notice whose
 // 63-bit payload packs the queue (64-byte units), the link rate (100 Mb/s
 // units) and the send time (ns, modulo 2^28 ns ≈ 268 ms; see BoltSRC).
 // The window cap defaults to one BDP (the authors' simulations set
@@ -70,11 +73,14 @@ type BoltParams struct {
 	MaxPRUTokens int     `yaml:"max_pru_tokens" doc:"PRU tokens a port can hold (the authors' simulator: 256)"`
 	SMCap        float64 `yaml:"sm_cap_pkts" unit:"pkts" doc:"cap of a port's supply-token balance in full-size packets (the authors' simulator: 30 KB = 6 of its 5 KB packets)"`
 	AI           float64 `yaml:"ai" unit:"pkts" doc:"additive increase once per RTT"`
-	MaxMDF       float64 `yaml:"max_mdf" doc:"decrease factor of a window at or below one packet, and of a NACK (once per RTT)"`
-	MinCwnd      float64 `yaml:"min_cwnd" unit:"pkts" doc:"smallest window; below one packet the flow is paced at RTT/cwnd"`
-	MaxCwnd      float64 `yaml:"max_cwnd" unit:"pkts" doc:"largest window (0 = one BDP)"`
-	InitCwnd     float64 `yaml:"init_cwnd" unit:"pkts" doc:"initial window (0 = one BDP: line rate from the first RTT)"`
-	MTUBytes     int     `yaml:"mtu_bytes" unit:"B" doc:"payload bytes per packet for windows in packets (0 = the fabric's payload size)"`
+	MaxMDF       float64 `yaml:"max_mdf" doc:"decrease factor of a window at or below one packet, and of a NACK or retransmission timeout (once per RTT); the authors' MaxMd"`
+	// SmallCwndMDEverySRC selects the authors' small-window branch (I7);
+	// false is ccsim's reading before issue 17 (I3).
+	SmallCwndMDEverySRC bool    `yaml:"small_cwnd_md_every_src" doc:"at a window of at most one packet every SRC cuts cwnd by max_mdf, before the rate limit of decrements (the authors' simulator); false: the cut is a rate-limited decrement (ccsim 0.10)"`
+	MinCwnd             float64 `yaml:"min_cwnd" unit:"pkts" doc:"smallest window; below one packet the flow is paced at RTT/cwnd"`
+	MaxCwnd             float64 `yaml:"max_cwnd" unit:"pkts" doc:"largest window (0 = one BDP)"`
+	InitCwnd            float64 `yaml:"init_cwnd" unit:"pkts" doc:"initial window (0 = one BDP: line rate from the first RTT)"`
+	MTUBytes            int     `yaml:"mtu_bytes" unit:"B" doc:"payload bytes per packet for windows in packets (0 = the fabric's payload size)"`
 }
 
 // BoltDefaults returns Bolt's defaults (see BoltParams).
@@ -88,6 +94,8 @@ func BoltDefaults() *BoltParams {
 		AI:           1,
 		MaxMDF:       0.5,
 		MinCwnd:      0.01,
+
+		SmallCwndMDEverySRC: true,
 	}
 }
 
@@ -162,8 +170,10 @@ type Bolt struct {
 	RTT       sim.Time // latest RTT sample
 	LastDecAt sim.Time // last decrement
 	SeqAI     int64    // next additive increase when the ACK number reaches this
-	// SRCs counts SRC packets received, Decrements the decrements they made.
-	SRCs, Decrements int64
+	// SRCs counts SRC packets received, Decrements the decrements they
+	// made (small-window cuts included), Timeouts the retransmission
+	// timeouts the fabric reported.
+	SRCs, Decrements, Timeouts int64
 
 	gotAck           bool
 	mtu, wire        int64
@@ -219,11 +229,7 @@ func (b *Bolt) OnSend(q *fabric.QP, size int, now sim.Time) {
 // a NACK cuts by max_mdf at most once per RTT.
 func (b *Bolt) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	if a.Nack {
-		if now-b.LastDecAt >= b.RTT {
-			b.Cwnd *= 1 - b.p.MaxMDF
-			b.LastDecAt = now
-		}
-		b.apply(q)
+		b.cutOncePerRTT(q, now)
 		return
 	}
 	if a.RTT > 0 {
@@ -240,13 +246,44 @@ func (b *Bolt) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 	b.apply(q)
 }
 
-// OnNotice handles an SRC: decrement cwnd by one packet if the last
+// Bolt reacts to the fabric's retransmission timeout.
+var _ fabric.TimeoutAlgorithm = (*Bolt)(nil)
+
+// OnTimeout is the fabric's retransmission timeout (fabric.TimeoutAlgorithm;
+// the fabric has already gone back to the oldest unacknowledged byte): cut
+// by max_mdf at most once per RTT, as the authors' HandleRtx does (I8).
+func (b *Bolt) OnTimeout(q *fabric.QP, now sim.Time) {
+	b.Timeouts++
+	b.cutOncePerRTT(q, now)
+}
+
+// cutOncePerRTT multiplies cwnd by 1 − max_mdf if the last decrease (SRC
+// decrement, NACK or timeout) is at least the latest RTT sample ago; the
+// authors share this one time marker among the three.
+func (b *Bolt) cutOncePerRTT(q *fabric.QP, now sim.Time) {
+	if now-b.LastDecAt >= b.RTT {
+		b.Cwnd *= 1 - b.p.MaxMDF
+		b.LastDecAt = now
+	}
+	b.apply(q)
+}
+
+// OnNotice handles an SRC: at a window of one packet or less cut it by
+// max_mdf (I7); otherwise decrement cwnd by one packet if the last
 // decrement is at least rtt_src / target_q ago.
 func (b *Bolt) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) {
 	if n.Kind != fabric.KindNotice {
 		return
 	}
 	b.SRCs++
+	if b.Cwnd <= 1 && b.p.SmallCwndMDEverySRC {
+		// the authors' HandleBts: every SRC, before the rate limit, and
+		// without restarting its interval
+		b.Cwnd *= 1 - b.p.MaxMDF
+		b.Decrements++
+		b.apply(q)
+		return
+	}
 	src := DecodeBoltSRC(n.Arg, now)
 	rttSrc := float64(now - src.TxTime)
 	rate := float64(q.LineRateBps)

@@ -49,11 +49,15 @@ func (s *boltSwitch) OnEnqueue(sw *fabric.SwitchView, in, i int, p *fabric.Packe
 		return
 	}
 	if q := sw.QueueBytes(i) - int64(p.Size); q >= s.ccThresh {
-		if p.Mark&BoltDec == 0 {
-			sw.SendNotice(p.QP, BoltSRC{QueueBytes: q, LinkBps: sw.LineRate(i), TxTime: p.TS}.Arg(), BoltSRCBytes)
-			p.Mark |= BoltDec
+		// flags first: sending the notice may move the packet pool, after
+		// which p points at a stale copy (docs/fabric.md §3; the authors'
+		// switch also flags the packet before it notifies the sender)
+		send := p.Mark&BoltDec == 0
+		qp, arg := p.QP, BoltSRC{QueueBytes: q, LinkBps: sw.LineRate(i), TxTime: p.TS}.Arg()
+		p.Mark = p.Mark&^BoltInc | BoltDec
+		if send {
+			sw.SendNotice(qp, arg, BoltSRCBytes)
 		}
-		p.Mark &^= BoltInc
 		return
 	}
 	if s.p.PRU && p.Mark&BoltLast != 0 {
