@@ -135,43 +135,57 @@ func (x *Explorer) Run(buf *Replay, steps int, r *rand.Rand) error {
 	return nil
 }
 
-// Evaluate runs episodes greedy episodes (no exploration noise) of at most
-// maxSteps steps, initial states drawn from r, and returns the mean over
-// episodes of the per-agent mean return.
-func Evaluate(env MultiEnv, m *MADDPG, episodes, maxSteps int, r *rand.Rand) (float64, error) {
-	if episodes < 1 {
-		return 0, fmt.Errorf("rl: evaluate: episodes = %d, want ≥ 1", episodes)
+// Actor is a trained policy as the evaluation sees it: MADDPG (and TD3)
+// and PPO implement it.
+type Actor interface {
+	// Act writes agent i's action for its observation window into out;
+	// noise nil acts greedily (no exploration).
+	Act(i int, window []float64, noise *rand.Rand, out []float64) error
+}
+
+// Evaluate runs episodes greedy episodes of actor in env, each of at most
+// maxSteps steps, with windows of history observations per agent (1 for a
+// policy of the current observation) and initial states drawn from r. It
+// returns the mean over episodes of the per-agent mean return.
+func Evaluate(env MultiEnv, actor Actor, history, episodes, maxSteps int, r *rand.Rand) (float64, error) {
+	if episodes < 1 || maxSteps < 1 {
+		return 0, fmt.Errorf("rl: evaluate: episodes = %d, max_steps = %d, want ≥ 1", episodes, maxSteps)
 	}
-	x, err := NewExplorer(env, m, maxSteps, 0)
-	if err != nil {
-		return 0, err
-	}
-	total := 0.0
-	o, a := m.obsDim, m.actDim
-	for range episodes {
-		if err := env.Reset(r, x.obs); err != nil {
+	n, o, a := env.Agents(), env.ObsDim(), env.ActDim()
+	obs, next := make([]float64, n*o), make([]float64, n*o)
+	act, rew := make([]float64, n*a), make([]float64, n)
+	hist := make([]*History, n)
+	for i := range hist {
+		var err error
+		if hist[i], err = NewHistory(history, o); err != nil {
 			return 0, err
 		}
-		for i, h := range x.hist {
+	}
+	total := 0.0
+	for range episodes {
+		if err := env.Reset(r, obs); err != nil {
+			return 0, err
+		}
+		for i, h := range hist {
 			h.Reset()
-			h.Push(x.obs[i*o : (i+1)*o])
+			h.Push(obs[i*o : (i+1)*o])
 		}
 		for s := 0; s < maxSteps; s++ {
-			for i, h := range x.hist {
-				if err := m.Act(i, h.Window(), nil, x.act[i*a:(i+1)*a]); err != nil {
+			for i, h := range hist {
+				if err := actor.Act(i, h.Window(), nil, act[i*a:(i+1)*a]); err != nil {
 					return 0, err
 				}
 			}
-			done, err := env.Step(x.act, x.next, x.rew)
+			done, err := env.Step(act, next, rew)
 			if err != nil {
 				return 0, err
 			}
-			for _, v := range x.rew {
-				total += v / float64(len(x.rew))
+			for _, v := range rew {
+				total += v / float64(n)
 			}
-			copy(x.obs, x.next)
-			for i, h := range x.hist {
-				h.Push(x.obs[i*o : (i+1)*o])
+			copy(obs, next)
+			for i, h := range hist {
+				h.Push(obs[i*o : (i+1)*o])
 			}
 			if done {
 				break

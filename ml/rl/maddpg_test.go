@@ -270,9 +270,9 @@ func TestMADDPGReachesCooperativeOptimum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := Evaluate(&coopEnv{}, m, 200, 1, nn.NewRand(77))
+	before, _ := Evaluate(&coopEnv{}, m, 1, 200, 1, nn.NewRand(77))
 	trainOffPolicy(t, &coopEnv{}, m, 1, 300, 1500, 6)
-	got, err := Evaluate(&coopEnv{}, m, 200, 1, nn.NewRand(77))
+	got, err := Evaluate(&coopEnv{}, m, 1, 200, 1, nn.NewRand(77))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,9 @@ func TestTD3ReachesPointOptimum(t *testing.T) {
 		t.Fatal(err)
 	}
 	const T = 10
-	before, _ := Evaluate(Single(&pointEnv{}), m, 100, T, nn.NewRand(99))
+	before, _ := Evaluate(Single(&pointEnv{}), m, 1, 100, T, nn.NewRand(99))
 	trainOffPolicy(t, Single(&pointEnv{}), m, T, 300, 1500, 2)
-	got, err := Evaluate(Single(&pointEnv{}), m, 100, T, nn.NewRand(99))
+	got, err := Evaluate(Single(&pointEnv{}), m, 1, 100, T, nn.NewRand(99))
 	if err != nil {
 		t.Fatal(err)
 	}

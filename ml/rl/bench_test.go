@@ -1,0 +1,65 @@
+package rl
+
+import (
+	"testing"
+
+	"github.com/ccsim/ccsim/ml/nn"
+)
+
+// deccActor is decc.md §1.7's actor with the continuous head: dense
+// 5→128→64→32 (ReLU), LSTM 32→32 (last step), dense 32→16 (ReLU) → 1,
+// stepped over the history of 5 local states.
+func deccActor(b testing.TB) *nn.Sequential {
+	d := func(in, out int, init nn.DenseInit) nn.Layer {
+		l, err := nn.NewDense(in, out, init)
+		if err != nil {
+			b.Fatal(err)
+		}
+		return l
+	}
+	relu := func(n int) nn.Layer { a, _ := nn.NewActivation(nn.ReLU, n); return a }
+	lstm, _ := nn.NewLSTM(32, 32, false)
+	m, err := nn.NewSequential(d(5, 128, nn.KaimingUniform), relu(128), d(128, 64, nn.KaimingUniform), relu(64),
+		d(64, 32, nn.KaimingUniform), relu(32), lstm, d(32, 16, nn.KaimingUniform), relu(16), d(16, 1, nn.XavierUniform))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// deccCritic is the critic with the same dense widths over the flattened
+// history-5 window and the action: 26→128→64→32→16 (ReLU) → 1 (docs/rl.md
+// §5.3: the window replaces the LSTM).
+func deccCritic(b testing.TB) *nn.Sequential { return mlp(b, 5*5+1, []int{128, 64, 32, 16}, 1) }
+
+func benchUpdate(b *testing.B, delay int) {
+	cfg := DefaultTD3() // batch 192, history 5
+	cfg.PolicyDelay = delay
+	m, err := NewTD3(cfg, 5, 1, deccActor(b), deccCritic(b), nn.NewRand(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	buf := randomReplay(b, m, 5000, 2)
+	if _, err := m.Update(buf); err != nil { // sizes the workspaces
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	c0 := processCPU()
+	for b.Loop() {
+		if _, err := m.Update(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if c := processCPU() - c0; c > 0 {
+		b.ReportMetric(float64(c)/float64(b.N), "cpu-ns/op")
+	}
+}
+
+// BenchmarkTD3UpdateDECC is one learner update at DECC's sizes (batch 192,
+// 5-step sequences, actor with LSTM, twin critics, targets) with TD3's
+// policy delay 2: the mean of a critic-only step and a full step.
+func BenchmarkTD3UpdateDECC(b *testing.B) { benchUpdate(b, 2) }
+
+// BenchmarkTD3UpdateDECCFull is the same with an actor and target update at
+// every step (policy delay 1): the cost of a full step.
+func BenchmarkTD3UpdateDECCFull(b *testing.B) { benchUpdate(b, 1) }
