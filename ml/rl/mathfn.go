@@ -6,7 +6,7 @@ import "math"
 // machine: the standard library's math.Log runs an assembly routine on
 // amd64, and its portable Go code may be compiled with fused multiply-adds
 // elsewhere, which changes the last bit and is enough to make two trainings
-// diverge (the reason ml/nn has DetExp and DetTanh, docs/ml.md §2.4). This is
+// diverge (the reason ml/nn has DetExp and DetTanh, docs/ml.md §2.5). This is
 // the algorithm of the standard library's portable code (FreeBSD's e_log.c as
 // adapted by the Go authors, BSD licence) with every product that feeds an
 // addition rounded on its own. Accuracy: about 1 ulp.
