@@ -79,15 +79,19 @@ func NewMADDPG(cfg TD3Config, n, obsDim, actDim int, actor, critic *nn.Sequentia
 		return nil, fmt.Errorf("rl: maddpg: critic maps %d inputs to %d outputs, want history·agents·obs_dim + agents·act_dim = %d inputs and 1 output", critic.InSize(), critic.OutSize(), want)
 	}
 	for i := range n {
-		a := actor.Clone()
-		a.Init(r)
-		m.actors = append(m.actors, a)
-		m.actorsT = append(m.actorsT, a.Clone())
-		opt, err := nn.NewAdam(a.Params(), cfg.Actor)
-		if err != nil {
-			return nil, err
+		if i == 0 || !cfg.SharedActor {
+			a := actor.Clone()
+			a.Init(r)
+			opt, err := nn.NewAdam(a.Params(), cfg.Actor)
+			if err != nil {
+				return nil, err
+			}
+			m.actors, m.actorsT, m.optA = append(m.actors, a), append(m.actorsT, a.Clone()), append(m.optA, opt)
+		} else { // one network for all: agent i's entries point to agent 0's
+			m.actors, m.actorsT, m.optA = append(m.actors, m.actors[0]), append(m.actorsT, m.actorsT[0]), append(m.optA, m.optA[0])
 		}
-		m.optA = append(m.optA, opt)
+		a := m.actors[i]
+		var err error
 		m.wsA = append(m.wsA, a.NewWorkspace(m.actorSteps))
 		m.wsAT = append(m.wsAT, m.actorsT[i].NewWorkspace(m.actorSteps))
 		m.wsAct = append(m.wsAct, a.NewWorkspace(m.actorSteps))
@@ -232,17 +236,19 @@ func (m *MADDPG) Update(buf *Replay) (UpdateStats, error) {
 	if m.updates%m.cfg.PolicyDelay != 0 {
 		return st, nil
 	}
-	st.ActorStep, st.ActorLoss = true, 0
-	for i := range m.n {
-		l, err := m.updateActor(i)
-		if err != nil {
-			return st, err
-		}
-		st.ActorLoss += l / float64(m.n)
+	var err error
+	if st.ActorLoss, err = m.updateActors(); err != nil {
+		return st, err
 	}
+	st.ActorStep = true
 	for i := range m.n {
-		for _, p := range [...][2]*nn.Sequential{{m.actorsT[i], m.actors[i]}, {m.critsT[i][0], m.critics[i][0]}, {m.critsT[i][1], m.critics[i][1]}} {
-			if err := Polyak(p[0], p[1], m.cfg.Tau); err != nil {
+		if i == 0 || !m.cfg.SharedActor {
+			if err := Polyak(m.actorsT[i], m.actors[i], m.cfg.Tau); err != nil {
+				return st, err
+			}
+		}
+		for k := range 2 {
+			if err := Polyak(m.critsT[i][k], m.critics[i][k], m.cfg.Tau); err != nil {
 				return st, err
 			}
 		}
@@ -346,24 +352,44 @@ func (m *MADDPG) criticGrad(i, t int) (loss, meanQ float64, err error) {
 	return loss, meanQ, nil
 }
 
-// updateActor takes one optimiser step of agent i's actor and returns its
-// loss.
-func (m *MADDPG) updateActor(i int) (float64, error) {
-	m.actors[i].ZeroGrad()
-	l, err := m.actorGrad(i)
-	if err != nil {
-		return 0, err
+// updateActors takes one optimiser step of every actor (of the shared
+// actor, on the mean of the agents' losses) and returns the mean loss over
+// the agents.
+func (m *MADDPG) updateActors() (float64, error) {
+	inv := 1 / float64(m.batch.N)
+	if m.cfg.SharedActor {
+		m.actors[0].ZeroGrad()
+		loss := 0.0
+		for i := range m.n {
+			l, err := m.actorGrad(i, inv/float64(m.n))
+			if err != nil {
+				return 0, err
+			}
+			loss += l
+		}
+		m.optA[0].Step()
+		return loss, nil
 	}
-	m.optA[i].Step()
-	return l, nil
+	loss := 0.0
+	for i := range m.n {
+		m.actors[i].ZeroGrad()
+		l, err := m.actorGrad(i, inv)
+		if err != nil {
+			return 0, err
+		}
+		m.optA[i].Step()
+		loss += l / float64(m.n)
+	}
+	return loss, nil
 }
 
-// actorGrad adds to agent i's actor the gradient of its loss −(1/N)·Σ_k
-// Q_i1(o_k, a_k with a_i = π_i(o_ik)) (the other agents' actions from the
-// batch) and returns the loss: dQ/da_i comes from the critic's input
-// gradient and goes through the squash's derivative into the actor. It
-// leaves gradients in the critic, which its next update zeroes.
-func (m *MADDPG) actorGrad(i int) (float64, error) {
+// actorGrad adds to agent i's actor the gradient of its loss
+// −scale·Σ_k Q_i1(o_k, a_k with a_i = π_i(o_ik)) (the other agents' actions
+// from the batch; scale 1/N for the batch mean) and returns the loss: dQ/da_i
+// comes from the critic's input gradient and goes through the squash's
+// derivative into the actor. It leaves gradients in the critic, which its
+// next update zeroes.
+func (m *MADDPG) actorGrad(i int, scale float64) (float64, error) {
 	b, sq := m.batch, m.cfg.Action
 	hw, na, ad := m.critInW, m.n*m.actDim, m.actDim
 	a, c := m.actors[i], m.critics[i][0]
@@ -382,8 +408,8 @@ func (m *MADDPG) actorGrad(i int) (float64, error) {
 		if err != nil {
 			return 0, err
 		}
-		loss -= q[0] / float64(b.N)
-		m.dq[0] = -1 / float64(b.N)
+		loss -= float64(scale * q[0])
+		m.dq[0] = -scale
 		dx, err := c.Backward(m.wsC[i][0], m.dq[:])
 		if err != nil {
 			return 0, err

@@ -115,11 +115,67 @@ func TestMADDPGLossGradients(t *testing.T) {
 		})
 		actor := m.actors[c.agent]
 		actor.ZeroGrad()
-		m.actorGrad(c.agent)
+		inv := 1 / float64(cfg.BatchSize)
+		m.actorGrad(c.agent, inv)
 		checkParamGrads(t, c.name+": actor", actor, func() float64 {
-			l, _ := m.actorGrad(c.agent)
+			l, _ := m.actorGrad(c.agent, inv)
 			return l
 		})
+	}
+}
+
+// TestMADDPGSharedActor checks that one network serves all agents and that
+// its gradient is that of the mean of the agents' actor losses.
+func TestMADDPGSharedActor(t *testing.T) {
+	cfg := DefaultTD3()
+	cfg.History, cfg.BatchSize, cfg.SharedActor = 2, 5, true
+	const n = 3
+	m, err := NewMADDPG(cfg, n, 2, 1, smoothNet(t, 2, 4, 1, true), smoothNet(t, 2*n*2+n, 5, 1, false), nn.NewRand(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Actor(0) != m.Actor(2) || m.actorsT[1] != m.actorsT[0] || m.optA[2] != m.optA[0] {
+		t.Fatal("the agents do not share one actor, target and optimiser")
+	}
+	r := nn.NewRand(4)
+	nets := []*nn.Sequential{m.actors[0]}
+	for i := range n {
+		nets = append(nets, m.critics[i][0])
+	}
+	for _, net := range nets {
+		for _, p := range net.Params() {
+			copy(p.W, randVec(r, len(p.W), 0.8))
+		}
+	}
+	buf := randomReplay(t, m, 40, 5)
+	m.batch, _ = buf.NewSeqBatch(cfg.BatchSize, cfg.History, true)
+	if err := buf.SampleSeq(m.rng, m.batch); err != nil {
+		t.Fatal(err)
+	}
+	scale := 1 / float64(cfg.BatchSize*n)
+	loss := func() float64 {
+		s := 0.0
+		for i := range n {
+			l, _ := m.actorGrad(i, scale)
+			s += l
+		}
+		return s
+	}
+	m.actors[0].ZeroGrad()
+	loss()
+	checkParamGrads(t, "shared actor", m.actors[0], loss)
+	// an update moves the one actor; the agents still act alike on equal windows
+	for range 2 {
+		if _, err := m.Update(buf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := randVec(r, 4, 1)
+	a0, a2 := make([]float64, 1), make([]float64, 1)
+	m.Act(0, w, nil, a0)
+	m.Act(2, w, nil, a2)
+	if a0[0] != a2[0] {
+		t.Fatalf("agents 0 and 2 act %v and %v on the same window", a0, a2)
 	}
 }
 
@@ -270,14 +326,35 @@ func TestMADDPGReachesCooperativeOptimum(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := Evaluate(&coopEnv{}, m, 1, 200, 1, nn.NewRand(77))
-	trainOffPolicy(t, &coopEnv{}, m, 1, 300, 1500, 6)
-	got, err := Evaluate(&coopEnv{}, m, 1, 200, 1, nn.NewRand(77))
+	before, _ := Evaluate(&coopEnv{flip: true}, m, 1, 200, 1, nn.NewRand(77))
+	trainOffPolicy(t, &coopEnv{flip: true}, m, 1, 300, 1500, 6)
+	got, err := Evaluate(&coopEnv{flip: true}, m, 1, 200, 1, nn.NewRand(77))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Logf("MADDPG cooperative: return %.4f before, %.4f after (optimum 1), %v", before, got, time.Since(start))
 	if got < 0.95 {
 		t.Fatalf("MADDPG reached %.4f, below 95 %% of the optimum 1", got)
+	}
+}
+
+func TestMADDPGSharedActorReachesCooperativeOptimum(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 1 s; TestMADDPGSharedActor checks the shared gradient in -short")
+	}
+	cfg := toyTD3Config()
+	cfg.SharedActor = true
+	m, err := NewMADDPG(cfg, 2, 1, 1, mlp(t, 1, []int{32, 32}, 1), mlp(t, 4, []int{32, 32}, 1), nn.NewRand(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trainOffPolicy(t, &coopEnv{}, m, 1, 300, 1500, 6) // both agents see s: one policy fits both
+	got, err := Evaluate(&coopEnv{}, m, 1, 200, 1, nn.NewRand(77))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("MADDPG, shared actor, cooperative: return %.4f (optimum 1)", got)
+	if got < 0.95 {
+		t.Fatalf("reached %.4f, below 95 %% of the optimum 1", got)
 	}
 }

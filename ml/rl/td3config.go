@@ -42,6 +42,12 @@ type TD3Config struct {
 	// Action is the range every action component is squashed into. DECC:
 	// (−0.5, 0.5) (decc.md §1.5, eq. 2).
 	Action Squash
+	// SharedActor gives all agents one actor network (and one target and
+	// optimiser), trained on the mean of the agents' actor losses: DECC's
+	// "all agents share the same policy" (decc.md §1.7). The critics stay
+	// per agent. An agent's identity, if the policy needs it, must then be
+	// in its observation.
+	SharedActor bool
 	// StepsPerRound is the number of gradient steps Round runs; 1..1e6.
 	// DECC: 20 (decc.md §1.1, Table 5 "model update step").
 	StepsPerRound int

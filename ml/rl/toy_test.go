@@ -44,24 +44,34 @@ func pointOptimum(episodes, T int, seed uint64) float64 {
 	return total / float64(episodes)
 }
 
-// coopEnv: two agents see the same context s ~ U(−1, 1) (agent 1 sees −s)
-// and share the reward 1 − |a0 + a1 − 0.9s| − |a0 − a1| of one step. The
+// coopEnv: two agents see the same context s ~ U(−1, 1) (agent 1 sees −s
+// if flip) and share the reward 1 − |a0 + a1 − 0.9s| − |a0 − a1| of one step. The
 // joint optimum a0 = a1 = 0.45s gives 1; acting alone cannot reach it (each
 // term needs both agents).
-type coopEnv struct{ s float64 }
+type coopEnv struct {
+	s    float64
+	flip bool
+}
+
+func (e *coopEnv) obs(o []float64) {
+	o[0], o[1] = e.s, e.s
+	if e.flip {
+		o[1] = -e.s
+	}
+}
 
 func (*coopEnv) Agents() int { return 2 }
 func (*coopEnv) ObsDim() int { return 1 }
 func (*coopEnv) ActDim() int { return 1 }
 func (e *coopEnv) Reset(r *rand.Rand, obs []float64) error {
 	e.s = 2*r.Float64() - 1
-	obs[0], obs[1] = e.s, -e.s
+	e.obs(obs)
 	return nil
 }
 func (e *coopEnv) Step(act, next, rew []float64) (bool, error) {
 	r := 1 - math.Abs(act[0]+act[1]-0.9*e.s) - math.Abs(act[0]-act[1])
 	rew[0], rew[1] = r, r
-	next[0], next[1] = e.s, -e.s
+	e.obs(next)
 	return true, nil
 }
 
