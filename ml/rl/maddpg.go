@@ -24,6 +24,7 @@ import (
 type MADDPG struct {
 	cfg               TD3Config
 	n, obsDim, actDim int
+	actObs            int // the leading values of each step's observation the actor sees
 	actorSteps        int // steps an actor input is fed as (History, or 1 for a flattened window)
 	critInW           int // width of a critic's observation part: History·n·obs
 	actors, actorsT   []*nn.Sequential
@@ -41,9 +42,11 @@ type MADDPG struct {
 }
 
 // NewMADDPG returns a learner for n agents with obsDim observation values
-// and actDim action components each. actor is the architecture of every
-// actor: input width obsDim (fed the History steps as a sequence, e.g.
-// through an LSTM) or History·obsDim (fed one flattened window), one output
+// and actDim action components each. The actors see the first a =
+// cfg.ActorObs values of each step's observation (all obsDim if 0); the
+// critics see all of them. actor is the architecture of every actor: input
+// width a (fed the History steps as a sequence, e.g. through an LSTM) or
+// History·a (fed one flattened window), one output
 // step of actDim raw values (squashed by cfg.Action). critic is the
 // architecture of every critic: input History·n·obsDim + n·actDim, output
 // one value, one step. Every network (the n actors, 2n critics and their
@@ -63,14 +66,20 @@ func NewMADDPG(cfg TD3Config, n, obsDim, actDim int, actor, critic *nn.Sequentia
 		return nil, errors.New("rl: maddpg: nil actor, critic or random source")
 	}
 	h := cfg.History
-	m := &MADDPG{cfg: cfg, n: n, obsDim: obsDim, actDim: actDim, rng: r, critInW: h * n * obsDim}
-	switch actor.InSize() {
-	case obsDim:
+	m := &MADDPG{cfg: cfg, n: n, obsDim: obsDim, actDim: actDim, rng: r, critInW: h * n * obsDim, actObs: obsDim}
+	if cfg.ActorObs > obsDim {
+		return nil, fmt.Errorf("rl: maddpg: actor_obs = %d, want 0..obs_dim (%d)", cfg.ActorObs, obsDim)
+	}
+	if cfg.ActorObs > 0 {
+		m.actObs = cfg.ActorObs
+	}
+	switch a := m.actObs; actor.InSize() {
+	case a:
 		m.actorSteps = h
-	case h * obsDim:
+	case h * a:
 		m.actorSteps = 1
 	default:
-		return nil, fmt.Errorf("rl: maddpg: actor input width %d, want obs_dim = %d (a sequence of %d steps) or history·obs_dim = %d (a flattened window)", actor.InSize(), obsDim, h, h*obsDim)
+		return nil, fmt.Errorf("rl: maddpg: actor input width %d, want the actor's observation width %d (a sequence of %d steps) or history × that = %d (a flattened window)", actor.InSize(), a, h, h*a)
 	}
 	if actor.OutSize() != actDim || actor.OutSteps(m.actorSteps) != 1 {
 		return nil, fmt.Errorf("rl: maddpg: actor outputs %d steps of %d values, want 1 step of act_dim = %d (an LSTM before the head must return its last step only)", actor.OutSteps(m.actorSteps), actor.OutSize(), actDim)
@@ -111,7 +120,7 @@ func NewMADDPG(cfg TD3Config, n, obsDim, actDim int, actor, critic *nn.Sequentia
 		m.wsC, m.wsCT = append(m.wsC, wc), append(m.wsCT, wct)
 	}
 	b := cfg.BatchSize
-	m.win = make([]float64, h*obsDim)
+	m.win = make([]float64, h*m.actObs)
 	m.xc = make([]float64, critic.InSize())
 	m.aNext = make([]float64, b*n*actDim)
 	m.aJoint = make([]float64, n*actDim)
@@ -143,7 +152,8 @@ func (m *MADDPG) ReplayConfig(capacity int) ReplayConfig {
 }
 
 // Act writes agent i's action for its observation window (History·obsDim
-// values, oldest first) into out (actDim values): the squashed actor
+// values, oldest first: whole observations, of which the actor reads its
+// ActorObs leading values per step) into out (actDim values): the squashed actor
 // output, plus Gaussian exploration noise of ExploreNoise·half-range drawn
 // from noise when noise is not nil, clipped to the action range.
 func (m *MADDPG) Act(i int, window []float64, noise *rand.Rand, out []float64) error {
@@ -153,7 +163,7 @@ func (m *MADDPG) Act(i int, window []float64, noise *rand.Rand, out []float64) e
 	if len(window) != m.cfg.History*m.obsDim || len(out) != m.actDim {
 		return fmt.Errorf("rl: maddpg: act: len(window) = %d, len(out) = %d, want %d and %d", len(window), len(out), m.cfg.History*m.obsDim, m.actDim)
 	}
-	u, err := m.actors[i].Forward(m.wsAct[i], window, m.actorSteps)
+	u, err := m.actors[i].Forward(m.wsAct[i], m.actorWindow(window, 0, 1), m.actorSteps)
 	if err != nil {
 		return err
 	}
@@ -169,12 +179,19 @@ func (m *MADDPG) Act(i int, window []float64, noise *rand.Rand, out []float64) e
 	return nil
 }
 
-// agentWindow copies agent i's window out of a joint window (History steps
-// of n·obsDim values) into m.win.
+// agentWindow copies the actor's part of agent i's window out of a joint
+// window (History steps of n·obsDim values) into m.win.
 func (m *MADDPG) agentWindow(joint []float64, i int) []float64 {
-	o, no := m.obsDim, m.n*m.obsDim
+	return m.actorWindow(joint, i, m.n)
+}
+
+// actorWindow copies the first actObs values of agent i's observation at
+// each step of a window of n agents' observations into m.win.
+func (m *MADDPG) actorWindow(w []float64, i, n int) []float64 {
+	o, a := m.obsDim, m.actObs
 	for s := range m.cfg.History {
-		copy(m.win[s*o:(s+1)*o], joint[s*no+i*o:s*no+(i+1)*o])
+		base := s*n*o + i*o
+		copy(m.win[s*a:(s+1)*a], w[base:base+a])
 	}
 	return m.win
 }

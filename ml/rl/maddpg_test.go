@@ -72,16 +72,21 @@ func TestMADDPGLossGradients(t *testing.T) {
 		lstm     bool
 		agent    int
 		obs, act int
+		actObs   int
 	}{
-		{"td3 mlp history 1", 1, 1, false, 0, 3, 2},
-		{"td3 lstm history 3", 1, 3, true, 0, 2, 1},
-		{"maddpg 3 agents, agent 2, flattened history 2", 3, 2, false, 2, 2, 1},
+		{"td3 mlp history 1", 1, 1, false, 0, 3, 2, 0},
+		{"td3 lstm history 3", 1, 3, true, 0, 2, 1, 0},
+		{"maddpg 3 agents, agent 2, flattened history 2", 3, 2, false, 2, 2, 1, 0},
+		{"maddpg 2 agents, agent 1, lstm history 2, actor sees 2 of 3", 2, 2, true, 1, 3, 1, 2},
 	} {
 		cfg := DefaultTD3()
-		cfg.History, cfg.BatchSize = c.h, 6
+		cfg.History, cfg.BatchSize, cfg.ActorObs = c.h, 6, c.actObs
 		actorIn := c.obs
+		if c.actObs > 0 {
+			actorIn = c.actObs
+		}
 		if !c.lstm {
-			actorIn = c.h * c.obs
+			actorIn *= c.h
 		}
 		m, err := NewMADDPG(cfg, c.n, c.obs, c.act, smoothNet(t, actorIn, 4, c.act, c.lstm),
 			smoothNet(t, c.h*c.n*c.obs+c.n*c.act, 5, 1, false), nn.NewRand(3))
@@ -176,6 +181,46 @@ func TestMADDPGSharedActor(t *testing.T) {
 	m.Act(2, w, nil, a2)
 	if a0[0] != a2[0] {
 		t.Fatalf("agents 0 and 2 act %v and %v on the same window", a0, a2)
+	}
+}
+
+func TestMADDPGActorObs(t *testing.T) {
+	// observations of 3 values per step, the actor sees the first 2: its
+	// action does not depend on the third
+	cfg := DefaultTD3()
+	cfg.History, cfg.ActorObs = 2, 2
+	m, err := NewMADDPG(cfg, 2, 3, 1, smoothNet(t, 2, 4, 1, true), smoothNet(t, 2*2*3+2, 4, 1, false), nn.NewRand(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}
+	a1, a2 := make([]float64, 1), make([]float64, 1)
+	m.Act(1, w, nil, a1)
+	w[2], w[5] = -7, 9
+	m.Act(1, w, nil, a2)
+	if a1[0] != a2[0] {
+		t.Fatalf("the action changed with a value the actor does not see: %v, %v", a1, a2)
+	}
+	w[4] = -0.5
+	m.Act(1, w, nil, a2)
+	if a1[0] == a2[0] {
+		t.Fatal("the action did not change with a value the actor sees")
+	}
+	// in a joint window (2 steps × 2 agents × 3 values = 0..11) agent 1's
+	// actor part is steps' values 3, 4 and 9, 10
+	joint := make([]float64, 12)
+	for i := range joint {
+		joint[i] = float64(i)
+	}
+	got := m.agentWindow(joint, 1)
+	for i, want := range []float64{3, 4, 9, 10} {
+		if got[i] != want {
+			t.Fatalf("agent 1's actor window %v, want (3, 4, 9, 10)", got)
+		}
+	}
+	cfg.ActorObs = 4
+	if _, err := NewMADDPG(cfg, 2, 3, 1, smoothNet(t, 4, 4, 1, true), smoothNet(t, 14, 4, 1, false), nn.NewRand(1)); err == nil || !strings.Contains(err.Error(), "actor_obs = 4") {
+		t.Errorf("actor_obs 4 of 3: %v", err)
 	}
 }
 
@@ -291,6 +336,7 @@ func TestTD3ConfigAndShapeErrors(t *testing.T) {
 		{func(c *TD3Config) { c.Critic.Beta1 = 1 }, "critic optimiser"},
 		{func(c *TD3Config) { c.Action = Squash{1, 0} }, "action range"},
 		{func(c *TD3Config) { c.StepsPerRound = 0 }, "steps_per_round = 0"},
+		{func(c *TD3Config) { c.ActorObs = -1 }, "actor_obs = -1"},
 	} {
 		cfg := DefaultTD3()
 		c.mod(&cfg)

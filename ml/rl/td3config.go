@@ -48,6 +48,11 @@ type TD3Config struct {
 	// per agent. An agent's identity, if the policy needs it, must then be
 	// in its observation.
 	SharedActor bool
+	// ActorObs is the number of leading values of each agent's observation
+	// its actor sees (0: all): the critics see whole observations, so a
+	// global state used only in training (DECC's g, decc.md §1.4, §1.7) is
+	// placed after the local state. 0..obs_dim.
+	ActorObs int
 	// StepsPerRound is the number of gradient steps Round runs; 1..1e6.
 	// DECC: 20 (decc.md §1.1, Table 5 "model update step").
 	StepsPerRound int
@@ -97,6 +102,9 @@ func (c TD3Config) Validate() error {
 	}
 	if err := c.Action.Validate(); err != nil {
 		return fmt.Errorf("rl: td3: %w", err)
+	}
+	if c.ActorObs < 0 {
+		return fmt.Errorf("rl: td3: actor_obs = %d, want ≥ 0 (0: the whole observation)", c.ActorObs)
 	}
 	if c.StepsPerRound < 1 || c.StepsPerRound > 1e6 {
 		return fmt.Errorf("rl: td3: steps_per_round = %d, want 1..1000000", c.StepsPerRound)
