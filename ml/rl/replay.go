@@ -65,10 +65,9 @@ type Replay struct {
 	obs, next     []float64
 	act, rew      []float64
 	done          []bool
-	seq, prev     []uint64 // global add number of the slot; that of its stream's previous step
-	added         uint64   // transitions added so far
-	last          map[int]uint64
-	lastEnded     map[int]bool
+	seq, prev     []uint64       // global add number of the slot; that of its stream's previous step
+	added         uint64         // transitions added so far
+	last          map[int]uint64 // add number of each stream's last step, while its episode goes on
 	maxSeqRejects int
 }
 
@@ -82,7 +81,7 @@ func NewReplay(cfg ReplayConfig) (*Replay, error) {
 		obs: make([]float64, n*cfg.ObsDim), next: make([]float64, n*cfg.ObsDim),
 		act: make([]float64, n*cfg.ActDim), rew: make([]float64, n*cfg.RewDim),
 		done: make([]bool, n), seq: make([]uint64, n), prev: make([]uint64, n),
-		last: map[int]uint64{}, lastEnded: map[int]bool{}, maxSeqRejects: 1000}, nil
+		last: map[int]uint64{}, maxSeqRejects: 1000}, nil
 }
 
 // Config returns the buffer's configuration.
@@ -126,18 +125,21 @@ func (b *Replay) Add(t Transition) error {
 	b.done[i] = t.Done
 	b.seq[i] = b.added
 	b.prev[i] = noPrev
-	if p, ok := b.last[t.Stream]; ok && !b.lastEnded[t.Stream] {
+	if p, ok := b.last[t.Stream]; ok {
 		b.prev[i] = p
 	}
-	b.last[t.Stream] = b.added
-	b.lastEnded[t.Stream] = t.Done || t.End
+	if t.Done || t.End { // the stream's next step starts an episode; the map holds only running ones
+		delete(b.last, t.Stream)
+	} else {
+		b.last[t.Stream] = b.added
+	}
 	b.added++
 	return nil
 }
 
 // EndStream ends the current episode of stream s (as if its last step had
 // End set): its next step starts a new episode.
-func (b *Replay) EndStream(s int) { b.lastEnded[s] = true }
+func (b *Replay) EndStream(s int) { delete(b.last, s) }
 
 // Batch holds N sampled transitions, flat: Obs[k*ObsDim:(k+1)*ObsDim] is
 // sample k's observation, and so on. Made by Replay.NewBatch; reused by

@@ -304,3 +304,21 @@ func TestHistoryMatchesPaddedWindows(t *testing.T) {
 		}
 	}
 }
+
+func TestReplayForgetsEndedStreams(t *testing.T) {
+	// a simulation adds many short-lived flows: the buffer keeps no state for
+	// a stream whose episode ended
+	b := newTestReplay(t, 50)
+	for s := range 1000 {
+		b.Add(tr(s, 0, 0, false, false))
+		b.Add(tr(s, 0, 1, s%2 == 0, s%2 == 1))
+	}
+	b.Add(tr(5000, 0, 0, false, false))
+	if len(b.last) != 1 {
+		t.Fatalf("%d streams remembered, want 1 (the running one)", len(b.last))
+	}
+	b.EndStream(5000)
+	if len(b.last) != 0 {
+		t.Fatal("EndStream did not forget the stream")
+	}
+}
