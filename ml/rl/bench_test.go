@@ -1,6 +1,7 @@
 package rl
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/ccsim/ccsim/ml/nn"
@@ -63,3 +64,68 @@ func BenchmarkTD3UpdateDECC(b *testing.B) { benchUpdate(b, 2) }
 // BenchmarkTD3UpdateDECCFull is the same with an actor and target update at
 // every step (policy delay 1): the cost of a full step.
 func BenchmarkTD3UpdateDECCFull(b *testing.B) { benchUpdate(b, 1) }
+
+// noiseEnv has obs observations that follow a cheap deterministic map, a
+// reward of −(a−0.1)² and no terminal state: a stand-in for the simulator
+// when only the learner's cost is measured.
+type noiseEnv struct {
+	obs int
+	x   float64
+}
+
+func (e *noiseEnv) ObsDim() int { return e.obs }
+func (e *noiseEnv) ActDim() int { return 1 }
+func (e *noiseEnv) Reset(r *rand.Rand, obs []float64) error {
+	e.x = r.Float64()
+	return e.fill(obs)
+}
+func (e *noiseEnv) fill(obs []float64) error {
+	for i := range obs {
+		e.x = 3.9 * e.x * (1 - e.x) // logistic map: bounded, no allocation
+		obs[i] = e.x
+	}
+	return nil
+}
+func (e *noiseEnv) Step(act, next []float64) (float64, bool, error) {
+	d := act[0] - 0.1
+	return -d * d, false, e.fill(next)
+}
+
+// aurora returns Aurora's network shape: 30 inputs (10 intervals × 3
+// features), dense 32 → 16 with tanh, a linear head of out values.
+func aurora(b testing.TB, out int) *nn.Sequential {
+	d1, _ := nn.NewDense(30, 32, nn.XavierUniform)
+	a1, _ := nn.NewActivation(nn.Tanh, 32)
+	d2, _ := nn.NewDense(32, 16, nn.XavierUniform)
+	a2, _ := nn.NewActivation(nn.Tanh, 16)
+	d3, _ := nn.NewDense(16, out, nn.XavierUniform)
+	m, err := nn.NewSequential(d1, a1, d2, a2, d3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return m
+}
+
+// BenchmarkPPOAurora is one PPO iteration at Aurora's defaults
+// (DefaultPPO: a rollout of 8192 steps, then 4 epochs of minibatches of
+// 2048) with Aurora's networks, the environment a stand-in.
+func BenchmarkPPOAurora(b *testing.B) {
+	p, err := NewPPO(DefaultPPO(), 30, 1, aurora(b, 1), aurora(b, 1), nn.NewRand(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	env, r := &noiseEnv{obs: 30}, nn.NewRand(2)
+	b.ReportAllocs()
+	c0 := processCPU()
+	for b.Loop() {
+		if err := p.Collect(env, 400, r); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := p.Update(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if c := processCPU() - c0; c > 0 {
+		b.ReportMetric(float64(c)/float64(b.N), "cpu-ns/op")
+	}
+}
