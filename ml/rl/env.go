@@ -94,6 +94,9 @@ func NewExplorer(env MultiEnv, m *MADDPG, maxSteps, stream int) (*Explorer, erro
 // from r (r also draws the episodes' initial states; nil noise acts
 // greedily), and adds every transition to buf.
 func (x *Explorer) Run(buf *Replay, steps int, r *rand.Rand) error {
+	if buf == nil || r == nil {
+		return errors.New("rl: explorer: nil replay buffer or random source")
+	}
 	m, o, a := x.m, x.m.obsDim, x.m.actDim
 	for range steps {
 		if !x.started {
@@ -148,6 +151,9 @@ type Actor interface {
 // policy of the current observation) and initial states drawn from r. It
 // returns the mean over episodes of the per-agent mean return.
 func Evaluate(env MultiEnv, actor Actor, history, episodes, maxSteps int, r *rand.Rand) (float64, error) {
+	if env == nil || actor == nil || r == nil {
+		return 0, errors.New("rl: evaluate: nil environment, actor or random source")
+	}
 	if episodes < 1 || maxSteps < 1 {
 		return 0, fmt.Errorf("rl: evaluate: episodes = %d, max_steps = %d, want ≥ 1", episodes, maxSteps)
 	}

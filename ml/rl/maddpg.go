@@ -46,8 +46,8 @@ type MADDPG struct {
 // cfg.ActorObs values of each step's observation (all obsDim if 0); the
 // critics see all of them. actor is the architecture of every actor: input
 // width a (fed the History steps as a sequence, e.g. through an LSTM) or
-// History·a (fed one flattened window), one output
-// step of actDim raw values (squashed by cfg.Action). critic is the
+// History·a (fed one flattened window), one output step of actDim raw
+// values (squashed by cfg.Action). critic is the
 // architecture of every critic: input History·n·obsDim + n·actDim, output
 // one value, one step. Every network (the n actors, 2n critics and their
 // targets) is a copy of these, initialised from r, which then draws the
@@ -222,6 +222,9 @@ func (m *MADDPG) Round(buf *Replay) (UpdateStats, error) {
 // through its first critic, the other agents' actions from the batch) and
 // the Polyak update of all targets.
 func (m *MADDPG) Update(buf *Replay) (UpdateStats, error) {
+	if buf == nil {
+		return UpdateStats{}, errors.New("rl: maddpg: nil replay buffer")
+	}
 	if want := m.ReplayConfig(buf.Config().Capacity); buf.Config() != want {
 		return UpdateStats{}, fmt.Errorf("rl: maddpg: replay holds obs %d, act %d, rew %d per transition; this learner needs %d, %d, %d",
 			buf.Config().ObsDim, buf.Config().ActDim, buf.Config().RewDim, want.ObsDim, want.ActDim, want.RewDim)
@@ -250,6 +253,9 @@ func (m *MADDPG) Update(buf *Replay) (UpdateStats, error) {
 		}
 	}
 	m.updates++
+	if !finite(st.CriticLoss) {
+		return st, fmt.Errorf("rl: maddpg: the critic loss diverged (%v); lower the critic learning rate", st.CriticLoss)
+	}
 	if m.updates%m.cfg.PolicyDelay != 0 {
 		return st, nil
 	}
@@ -270,8 +276,8 @@ func (m *MADDPG) Update(buf *Replay) (UpdateStats, error) {
 			}
 		}
 	}
-	if !finite(st.CriticLoss) || !finite(st.ActorLoss) {
-		return st, fmt.Errorf("rl: maddpg: the loss diverged (critic %v, actor %v); lower the learning rates", st.CriticLoss, st.ActorLoss)
+	if !finite(st.ActorLoss) {
+		return st, fmt.Errorf("rl: maddpg: the actor loss diverged (%v); lower the learning rates", st.ActorLoss)
 	}
 	return st, nil
 }

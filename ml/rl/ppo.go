@@ -189,6 +189,9 @@ func (p *PPO) Act(_ int, obs []float64, noise *rand.Rand, out []float64) error {
 // rollout. Episodes end at a terminal state or after maxSteps steps; an
 // episode cut by the rollout's end goes on at the next Collect.
 func (p *PPO) Collect(env Env, maxSteps int, r *rand.Rand) error {
+	if env == nil || r == nil {
+		return errors.New("rl: ppo: nil environment or random source")
+	}
 	if env.ObsDim() != p.obsDim || env.ActDim() != p.actDim {
 		return fmt.Errorf("rl: ppo: environment has obs %d, act %d; learner %d, %d", env.ObsDim(), env.ActDim(), p.obsDim, p.actDim)
 	}

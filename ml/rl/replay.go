@@ -167,6 +167,9 @@ var errEmpty = errors.New("rl: replay: the buffer is empty")
 // Sample fills out with out.N transitions drawn uniformly with replacement
 // with r (one r.IntN per sample). It allocates nothing.
 func (b *Replay) Sample(r *rand.Rand, out *Batch) error {
+	if r == nil || out == nil {
+		return errors.New("rl: replay: nil random source or batch")
+	}
 	n := b.Len()
 	if n == 0 {
 		return errEmpty

@@ -1,6 +1,7 @@
 package rl
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 )
@@ -72,6 +73,9 @@ func (b *Replay) window(i int, chain []int) int {
 // ones). It allocates nothing and fails if no valid window is found in
 // 1000 draws in a row.
 func (b *Replay) SampleSeq(r *rand.Rand, out *SeqBatch) error {
+	if r == nil || out == nil {
+		return errors.New("rl: replay: nil random source or batch")
+	}
 	n := b.Len()
 	if n == 0 {
 		return errEmpty
