@@ -45,6 +45,7 @@ func benchUpdate(b *testing.B, delay int) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	f0 := actorForwardCPU(b, m)
 	c0 := processCPU()
 	for b.Loop() {
 		if _, err := m.Update(buf); err != nil {
@@ -52,8 +53,34 @@ func benchUpdate(b *testing.B, delay int) {
 		}
 	}
 	if c := processCPU() - c0; c > 0 {
-		b.ReportMetric(float64(c)/float64(b.N), "cpu-ns/op")
+		per := float64(c) / float64(b.N)
+		b.ReportMetric(per, "cpu-ns/op")
+		// the same update in units of one actor forward measured around it:
+		// a figure the machine's load affects much less than ns/op
+		if f := (f0 + actorForwardCPU(b, m)) / 2; f > 0 {
+			b.ReportMetric(per/f, "actor-fwd/op")
+		}
 	}
+}
+
+// actorForwardCPU returns the CPU time of one forward of m's first actor
+// over a 5-step window (the mean of 400), outside the benchmark's timer.
+func actorForwardCPU(b *testing.B, m *MADDPG) float64 {
+	b.StopTimer()
+	defer b.StartTimer()
+	ws := m.actors[0].NewWorkspace(m.actorSteps)
+	x := make([]float64, m.cfg.History*m.actObs)
+	for i := range x {
+		x[i] = float64(i) / float64(len(x))
+	}
+	const n = 400
+	c0 := processCPU()
+	for range n {
+		if _, err := m.actors[0].Forward(ws, x, m.actorSteps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return float64(processCPU()-c0) / n
 }
 
 // BenchmarkTD3UpdateDECC is one learner update at DECC's sizes (batch 192,
