@@ -174,7 +174,7 @@ func (b *Replay) Sample(r *rand.Rand, out *Batch) error {
 	if n == 0 {
 		return errEmpty
 	}
-	if err := b.checkBatch(out.Obs, out.Act, out.Rew, out.Next, out.N, 1); err != nil {
+	if err := b.checkBatch(out.Obs, out.Act, out.Rew, out.Next, out.N, 1, len(out.Done) == out.N && len(out.Index) == out.N); err != nil {
 		return err
 	}
 	c := b.cfg
@@ -190,9 +190,9 @@ func (b *Replay) Sample(r *rand.Rand, out *Batch) error {
 	return nil
 }
 
-func (b *Replay) checkBatch(obs, act, rew, next []float64, n, h int) error {
+func (b *Replay) checkBatch(obs, act, rew, next []float64, n, h int, rest bool) error {
 	c := b.cfg
-	if n < 1 || len(obs) != n*h*c.ObsDim || len(next) != n*h*c.ObsDim || len(act) != n*c.ActDim || len(rew) != n*c.RewDim {
+	if !rest || n < 1 || len(obs) != n*h*c.ObsDim || len(next) != n*h*c.ObsDim || len(act) != n*c.ActDim || len(rew) != n*c.RewDim {
 		return errors.New("rl: replay: the batch was not made by this buffer's NewBatch/NewSeqBatch")
 	}
 	return nil

@@ -322,3 +322,18 @@ func TestReplayForgetsEndedStreams(t *testing.T) {
 		t.Fatal("EndStream did not forget the stream")
 	}
 }
+
+func TestReplayRejectsForeignBatches(t *testing.T) {
+	b := newTestReplay(t, 10)
+	b.Add(tr(0, 0, 0, false, false))
+	r := nn.NewRand(1)
+	if err := b.Sample(r, &Batch{N: 1, Obs: make([]float64, 3), Next: make([]float64, 3), Act: make([]float64, 1), Rew: make([]float64, 1)}); err == nil {
+		t.Error("a batch without Done and Index accepted")
+	}
+	if err := b.SampleSeq(r, &SeqBatch{N: 1, H: 1, Obs: make([]float64, 3), Next: make([]float64, 3), Act: make([]float64, 1), Rew: make([]float64, 1), Done: make([]bool, 1), Index: make([]int, 1)}); err == nil {
+		t.Error("a sequence batch not made by NewSeqBatch accepted")
+	}
+	if err := b.Sample(nil, nil); err == nil {
+		t.Error("nil arguments accepted")
+	}
+}

@@ -80,7 +80,8 @@ func (b *Replay) SampleSeq(r *rand.Rand, out *SeqBatch) error {
 	if n == 0 {
 		return errEmpty
 	}
-	if err := b.checkBatch(out.Obs, out.Act, out.Rew, out.Next, out.N, out.H); err != nil {
+	if err := b.checkBatch(out.Obs, out.Act, out.Rew, out.Next, out.N, out.H,
+		out.H >= 1 && len(out.chain) == out.H && len(out.Done) == out.N && len(out.Index) == out.N); err != nil {
 		return err
 	}
 	c, h := b.cfg, out.H
