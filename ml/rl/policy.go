@@ -11,6 +11,11 @@ import (
 // Policy heads: functions from a network's raw outputs to actions, their log
 // probabilities and the gradients of those with respect to the raw outputs
 // (which a caller hands to nn.Sequential.Backward). docs/rl.md §4.
+//
+// They are inner-loop kernels, like nn.Dot: they do not check their
+// arguments. Every slice passed with another has its length (one value per
+// class or action component) and a class index k is in [0, len(z)); the
+// learners of this package guarantee both, a direct caller must.
 
 // log2Pi is log(2π).
 var log2Pi = detLog(2 * math.Pi)
