@@ -20,6 +20,10 @@ import (
 // log2Pi is log(2π).
 var log2Pi = detLog(2 * math.Pi)
 
+// halfLog2Pi is ½log(2π), halfLog2PiE ½log(2πe) (rounded once, so that no
+// product is fused into the sums that use them).
+var halfLog2Pi, halfLog2PiE = 0.5 * log2Pi, 0.5 * (log2Pi + 1)
+
 // LogSumExp returns log Σ_j exp(z_j), computed as m + log Σ_j exp(z_j − m)
 // with m = max_j z_j so that no exponential overflows.
 func LogSumExp(z []float64) float64 {
@@ -180,7 +184,7 @@ func (g TanhGaussian) Sample(mu, logStd, noise, a []float64) float64 {
 		u := mu[i] + float64(nn.DetExp(logStd[i])*noise[i])
 		t := nn.DetTanh(u)
 		a[i] = g.Squash.mid() + float64(g.Squash.half()*t)
-		lp += -float64(0.5*float64(noise[i]*noise[i])) - logStd[i] - 0.5*log2Pi -
+		lp += -float64(0.5*float64(noise[i]*noise[i])) - logStd[i] - halfLog2Pi -
 			detLog(1-float64(t*t)+g.Eps) - lh
 	}
 	return lp
@@ -210,7 +214,7 @@ func GaussianLogProb(mu, logStd, x []float64) float64 {
 	lp := 0.0
 	for i := range mu {
 		z := (x[i] - mu[i]) / nn.DetExp(logStd[i])
-		lp += -float64(0.5*float64(z*z)) - logStd[i] - 0.5*log2Pi
+		lp += -float64(0.5*float64(z*z)) - logStd[i] - halfLog2Pi
 	}
 	return lp
 }
@@ -231,7 +235,7 @@ func GaussianLogProbGrad(mu, logStd, x []float64, c float64, dMu, dLogStd []floa
 func GaussianEntropy(logStd []float64) float64 {
 	h := 0.0
 	for _, l := range logStd {
-		h += l + 0.5*(log2Pi+1)
+		h += l + halfLog2PiE
 	}
 	return h
 }

@@ -280,10 +280,10 @@ func (p *PPO) Update() (PPOStats, error) {
 			}
 			p.opt.Step()
 			w := float64(len(mb))
-			st.PolicyLoss += s.PolicyLoss * w
-			st.ValueLoss += s.ValueLoss * w
-			st.ClipFraction += s.ClipFraction * w
-			st.ApproxKL += s.ApproxKL * w
+			st.PolicyLoss += float64(s.PolicyLoss * w)
+			st.ValueLoss += float64(s.ValueLoss * w)
+			st.ClipFraction += float64(s.ClipFraction * w)
+			st.ApproxKL += float64(s.ApproxKL * w)
 			n += len(mb)
 		}
 	}
@@ -317,8 +317,8 @@ func (p *PPO) grad(mb []int) (PPOStats, error) {
 		}
 		lp := GaussianLogProb(mu, p.logStd.W, u)
 		l, dl := PPOClipLoss(lp, p.logp[k], p.adv[k], c.ClipEps)
-		st.PolicyLoss += l * inv
-		st.ApproxKL += (p.logp[k] - lp) * inv
+		st.PolicyLoss += float64(l * inv)
+		st.ApproxKL += float64((p.logp[k] - lp) * inv)
 		if rho := nn.DetExp(lp - p.logp[k]); rho < 1-c.ClipEps || rho > 1+c.ClipEps {
 			st.ClipFraction += inv
 		}
@@ -332,7 +332,7 @@ func (p *PPO) grad(mb []int) (PPOStats, error) {
 			return st, err
 		}
 		d := v[0] - p.ret[k]
-		st.ValueLoss += float64(d*d) * inv
+		st.ValueLoss += float64(float64(d*d) * inv)
 		p.dv[0] = float64(2 * c.ValueCoef * d * inv)
 		if _, err := p.vf.Backward(p.wsVf, p.dv); err != nil {
 			return st, err
@@ -348,7 +348,7 @@ func (p *PPO) grad(mb []int) (PPOStats, error) {
 // lossValue returns the minibatch loss grad differentiates (for the tests).
 func (p *PPO) lossValue(mb []int) float64 {
 	st, _ := p.grad(mb) // the gradients it adds are discarded by the caller
-	return st.PolicyLoss - p.cfg.EntCoef*st.Entropy + p.cfg.ValueCoef*st.ValueLoss
+	return st.PolicyLoss - float64(p.cfg.EntCoef*st.Entropy) + float64(p.cfg.ValueCoef*st.ValueLoss)
 }
 
 // standardise rescales v to mean 0 and standard deviation 1 (unchanged if
