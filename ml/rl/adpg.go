@@ -3,6 +3,8 @@ package rl
 import (
 	"fmt"
 	"math"
+
+	"github.com/ccsim/ccsim/ml/nn"
 )
 
 // ADPGConfig holds the coefficients of ADPG's loss (NVlabs/RLCC,
@@ -109,4 +111,127 @@ func ADPGLoss(cfg ADPGConfig, actions, rewards []float64, nAgents int, dA []floa
 	}
 	actionLoss *= norm
 	return rewardLoss, actionLoss, nil
+}
+
+// DefaultADPGAdam returns the authors' optimiser: Adam with learning rate
+// 0.01 (training.learning_rate), ε 1e-5, gradients clipped by value at 0.5
+// (training.gradient_clip), NVlabs/RLCC config/rlcc.yaml and agents/adpg.py.
+func DefaultADPGAdam() nn.AdamConfig {
+	c := nn.DefaultAdam()
+	c.LR, c.Eps, c.Clip.Value = 0.01, 1e-5, 0.5
+	return c
+}
+
+// ADPGRollout is one agent's rollout: B states of the model's input width,
+// flat (States[i*in:(i+1)*in] is step i), and the B rewards that followed
+// the actions taken in them.
+type ADPGRollout struct {
+	States, Rewards []float64
+}
+
+// ADPG trains a policy network with ADPGLoss as the authors do (the
+// non-recurrent path of agents/adpg.py): every agent's rollout is run
+// through the model, the action is tanh of its single output, each agent's
+// loss is divided by the number of agents and their gradients summed, then
+// one optimiser step.
+type ADPG struct {
+	cfg   ADPGConfig
+	model *nn.Sequential
+	opt   nn.Optimizer
+	ws    *nn.Workspace
+	a, dA []float64
+	dz    [1]float64
+}
+
+// NewADPG returns a trainer of model (one step in, one output) with opt
+// built on model.Params().
+func NewADPG(cfg ADPGConfig, model *nn.Sequential, opt nn.Optimizer) (*ADPG, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if model == nil || opt == nil {
+		return nil, fmt.Errorf("rl: adpg: nil model or optimiser")
+	}
+	if model.OutSize() != 1 || model.OutSteps(1) != 1 {
+		return nil, fmt.Errorf("rl: adpg: the model outputs %d values, want 1 (the action before tanh)", model.OutSize())
+	}
+	mp, op := model.Params(), opt.Params()
+	same := len(mp) == len(op)
+	for i := 0; same && i < len(mp); i++ {
+		same = mp[i] == op[i]
+	}
+	if !same {
+		return nil, fmt.Errorf("rl: adpg: the optimiser was built for other parameters than the model's")
+	}
+	return &ADPG{cfg: cfg, model: model, opt: opt, ws: model.NewWorkspace(1)}, nil
+}
+
+// Act returns the action tanh(model(state)) for one state.
+func (p *ADPG) Act(state []float64) (float64, error) {
+	z, err := p.model.Forward(p.ws, state, 1)
+	if err != nil {
+		return 0, err
+	}
+	return nn.DetTanh(z[0]), nil
+}
+
+// Step takes one optimiser step on the rollouts (each of at least two
+// steps, as the authors train only agents with more than one reward) and
+// returns the summed reward and action losses.
+func (p *ADPG) Step(rollouts []ADPGRollout) (rewardLoss, actionLoss float64, err error) {
+	if len(rollouts) == 0 {
+		return 0, 0, fmt.Errorf("rl: adpg: no rollout")
+	}
+	in := p.model.InSize()
+	for k, r := range rollouts {
+		if b := len(r.Rewards); b < 2 || len(r.States) != b*in {
+			return 0, 0, fmt.Errorf("rl: adpg: rollout %d has %d rewards and %d state values, want ≥ 2 rewards and %d values per reward", k, b, len(r.States), in)
+		}
+	}
+	for _, q := range p.opt.Params() {
+		clear(q.G)
+	}
+	for _, r := range rollouts {
+		rl, al, err := p.grad(r, len(rollouts))
+		if err != nil {
+			return 0, 0, err
+		}
+		rewardLoss += rl
+		actionLoss += al
+	}
+	p.opt.Step()
+	return rewardLoss, actionLoss, nil
+}
+
+// grad adds the gradient of one rollout's loss (divided by agents) to the
+// model's parameters: forward every state, the loss's action gradient
+// through tanh (1 − a²), backward every state again.
+func (p *ADPG) grad(r ADPGRollout, agents int) (float64, float64, error) {
+	in, b := p.model.InSize(), len(r.Rewards)
+	if cap(p.a) < b {
+		p.a, p.dA = make([]float64, b), make([]float64, b)
+	}
+	a, dA := p.a[:b], p.dA[:b]
+	for i := range b {
+		v, err := p.Act(r.States[i*in : (i+1)*in])
+		if err != nil {
+			return 0, 0, err
+		}
+		a[i] = v
+	}
+	clear(dA)
+	rl, al, err := ADPGLoss(p.cfg, a, r.Rewards, agents, dA)
+	if err != nil {
+		return 0, 0, err
+	}
+	for i := range b {
+		if _, err := p.model.Forward(p.ws, r.States[i*in:(i+1)*in], 1); err != nil {
+			return 0, 0, err
+		}
+		p.dz[0] = float64(dA[i] * (1 - float64(a[i]*a[i])))
+		if _, err := p.model.Backward(p.ws, p.dz[:]); err != nil {
+			return 0, 0, err
+		}
+	}
+	return rl, al, nil
 }

@@ -94,3 +94,89 @@ func TestADPGErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestADPGTrainerGradient(t *testing.T) {
+	model := smoothNet(t, 2, 5, 1, false)
+	r := nn.NewRand(3)
+	for _, p := range model.Params() {
+		copy(p.W, randVec(r, len(p.W), 0.8))
+	}
+	opt, _ := nn.NewAdam(model.Params(), DefaultADPGAdam())
+	p, err := NewADPG(DefaultADPG(), model, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rs []ADPGRollout
+	for _, b := range []int{4, 5, 2} {
+		rs = append(rs, ADPGRollout{States: randVec(r, 2*b, 1), Rewards: randVec(r, b, 1)})
+	}
+	loss := func() float64 {
+		s := 0.0
+		for _, ro := range rs {
+			rl, al, err := p.grad(ro, len(rs))
+			if err != nil {
+				t.Fatal(err)
+			}
+			s += rl + al
+		}
+		return s
+	}
+	model.ZeroGrad()
+	loss()
+	checkParamGrads(t, "adpg trainer", model, loss)
+	if _, _, err := p.Step([]ADPGRollout{{States: []float64{1, 2}, Rewards: []float64{1}}}); err == nil || !strings.Contains(err.Error(), "want ≥ 2 rewards") {
+		t.Errorf("a one-step rollout: %v", err)
+	}
+	other, _ := nn.NewAdam(smoothNet(t, 2, 5, 1, false).Params(), DefaultADPGAdam())
+	if _, err := NewADPG(DefaultADPG(), model, other); err == nil {
+		t.Error("an optimiser of another model accepted")
+	}
+}
+
+// TestADPGReachesAttractor: agents observe s ~ U(−1, 1) and receive
+// r = a − 0.5s after each action; ADPG's loss pushes a against the
+// reward-to-go, so the policy's fixed point is a = 0.5s (reward 0, equal
+// actions). With the authors' optimiser and coefficients it gets there.
+func TestADPGReachesAttractor(t *testing.T) {
+	model := mlp(t, 1, []int{12, 12}, 1) // the authors' 12-12 (ReLU)
+	model.Init(nn.NewRand(1))
+	opt, _ := nn.NewAdam(model.Params(), DefaultADPGAdam())
+	p, err := NewADPG(DefaultADPG(), model, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gap := func() float64 {
+		worst := 0.0
+		for k := range 41 {
+			s := -1 + float64(k)/20
+			a, _ := p.Act([]float64{s})
+			worst = max(worst, math.Abs(a-0.5*s))
+		}
+		return worst
+	}
+	before := gap()
+	r := nn.NewRand(2)
+	const agents, steps = 8, 6
+	rs := make([]ADPGRollout, agents)
+	for i := range rs {
+		rs[i] = ADPGRollout{States: make([]float64, steps), Rewards: make([]float64, steps)}
+	}
+	for range 400 {
+		for i := range rs {
+			s := 2*r.Float64() - 1
+			for k := range steps {
+				rs[i].States[k] = s
+				a, _ := p.Act(rs[i].States[k : k+1])
+				rs[i].Rewards[k] = a - 0.5*s
+			}
+		}
+		if _, _, err := p.Step(rs); err != nil {
+			t.Fatal(err)
+		}
+	}
+	worst := gap()
+	t.Logf("ADPG attractor: worst |a − 0.5s| over s ∈ [−1, 1] %.4f before, %.4f after", before, worst)
+	if worst > 0.05 {
+		t.Fatalf("worst |a − 0.5s| = %.4f, want ≤ 0.05", worst)
+	}
+}
