@@ -49,7 +49,9 @@ type Model struct {
 	split  []uint32
 	depth  []uint8   // depth of each tree
 	leaves []float64 // all trees' leaves, tree after tree
-	pool   sync.Pool // *[]uint8 bin scratch for models over 256 features
+	keys   [][]uint32 // orderKey of every border
+	pool   sync.Pool  // *[]uint8 bin scratch for models over 256 features
+	fast   fastPath
 }
 
 // NewModel validates s and compiles it for scoring. The model keeps a copy
@@ -67,6 +69,13 @@ func NewModel(s ModelSpec) (*Model, error) {
 		m.leaves = append(m.leaves, t.Leaves...)
 	}
 	n := len(m.spec.Borders)
+	m.fast = newFastPath(n, m.spec.Trees)
+	m.keys = make([][]uint32, n)
+	for f, b := range m.spec.Borders {
+		for _, v := range b {
+			m.keys[f] = append(m.keys[f], orderKey(v))
+		}
+	}
 	m.pool.New = func() any { b := make([]uint8, n); return &b }
 	return m, nil
 }
@@ -151,13 +160,16 @@ func (m *Model) Predict(x []float64) float64 {
 	if nf <= 256 {
 		var buf [256]uint8
 		m.binarise(x, buf[:nf])
-		return m.score(buf[:nf])
+		if m.fast.ok {
+			return m.finish(m.fast.sumFast(&buf, m.leaves))
+		}
+		return m.finish(m.sum(buf[:nf]))
 	}
 	p := m.pool.Get().(*[]uint8)
 	m.binarise(x, *p)
-	v := m.score(*p)
+	v := m.sum(*p)
 	m.pool.Put(p)
-	return v
+	return m.finish(v)
 }
 
 // PredictBatch scores X[i] into out[i]. It allocates nothing for models over
@@ -180,21 +192,23 @@ func (m *Model) PredictBatch(X [][]float64, out []float64) error {
 
 // binarise writes each feature's bin into bins (len = features).
 func (m *Model) binarise(x []float64, bins []uint8) {
-	for f, b := range m.spec.Borders {
+	for f, k := range m.keys {
 		v := float32(x[f])
-		if v != v && m.nanHigh(f) {
-			bins[f] = uint8(len(b))
+		if v != v {
+			bins[f] = 0
+			if m.nanHigh(f) {
+				bins[f] = uint8(len(k))
+			}
 			continue
 		}
-		bins[f] = binOf(v, b)
+		bins[f] = keyBin(orderKey(v), k)
 	}
 }
 
-// score sums the leaves the bins select and applies scale and bias. The
-// comparison bin >= threshold is branch-free: for a byte bin and a
-// threshold in [1, 255], threshold-bin-1 is negative exactly when
-// bin >= threshold, so its sign bit is the split bit.
-func (m *Model) score(bins []uint8) float64 {
+// sum returns the sum of the leaves the bins select, trees in order (the
+// general path; see fast.go for the common one). The split bit is
+// computed as in bit.
+func (m *Model) sum(bins []uint8) float64 {
 	sum := 0.0
 	k, off := 0, 0
 	split, leaves := m.split, m.leaves
@@ -203,13 +217,17 @@ func (m *Model) score(bins []uint8) float64 {
 		for j := range uint32(d) {
 			s := split[k]
 			k++
-			bit := (s&0xff - uint32(bins[s>>8]) - 1) >> 31
-			idx |= bit << j
+			idx |= (s&0xff - uint32(bins[s>>8]) - 1) >> 31 << j
 		}
 		sum += leaves[off+int(idx)]
 		off += 1 << d
 	}
-	// The explicit conversion rounds the product, so no fused multiply-add
-	// changes the result (the C export does the same).
+	return sum
+}
+
+// finish applies scale and bias to the trees' sum. The explicit conversion
+// rounds the product, so no fused multiply-add changes the result (the
+// exports do the same).
+func (m *Model) finish(sum float64) float64 {
 	return float64(m.spec.Scale*sum) + m.spec.Bias
 }

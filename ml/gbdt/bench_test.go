@@ -1,0 +1,69 @@
+package gbdt
+
+import (
+	"math/rand/v2"
+	"testing"
+)
+
+// randomModel builds a model of nt trees of depth depth over nf features
+// with nb borders each, splits and leaves drawn from seed.
+func randomModel(seed uint64, nf, nb, nt, depth int) *Model {
+	r := rand.New(rand.NewPCG(seed, 3))
+	s := ModelSpec{Scale: 1, Bias: 0.25, Borders: make([][]float32, nf)}
+	for f := range s.Borders {
+		for k := range nb {
+			s.Borders[f] = append(s.Borders[f], float32(k)/float32(nb)*4-2)
+		}
+	}
+	for range nt {
+		var t Tree
+		for range depth {
+			t.Splits = append(t.Splits, Split{Feature: r.IntN(nf), Border: r.IntN(nb)})
+		}
+		for range 1 << depth {
+			t.Leaves = append(t.Leaves, r.NormFloat64()*0.01)
+		}
+		s.Trees = append(s.Trees, t)
+	}
+	m, err := NewModel(s)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
+// BenchmarkPredict scores one row with 1,000 trees of depth 6 over DECC's
+// 25 features with 254 borders each (docs/gbdt.md §6; budget 2 µs).
+func BenchmarkPredict(b *testing.B) {
+	m := randomModel(1, 25, MaxBorders, 1000, 6)
+	r := rand.New(rand.NewPCG(2, 2))
+	rows := make([][]float64, 256)
+	for i := range rows {
+		rows[i] = make([]float64, 25)
+		for j := range rows[i] {
+			rows[i][j] = 4*r.Float64() - 2
+		}
+	}
+	b.ReportAllocs()
+	sink := 0.0
+	i := 0
+	for b.Loop() {
+		sink += m.Predict(rows[i&255])
+		i++
+	}
+	_ = sink
+}
+
+// BenchmarkTrain trains on the synthetic set of TestSyntheticAccuracy
+// (10,000 rows, 4 features) for 100 trees of depth 6.
+func BenchmarkTrain(b *testing.B) {
+	d, _ := synth(1, 10000)
+	p := DefaultParams()
+	p.Iterations = 100
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Train(p, d, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package gbdt
+
+// The fast scoring path (docs/gbdt.md §4), for models over at most 256
+// features whose trees all have one depth D ≤ 7, which is every model Train
+// makes at the default depth. It computes a tree's leaf index with a few
+// word operations instead of D compare-and-shift steps:
+//
+//  1. gather the bins of the tree's D split features into 9-bit lanes of a
+//     uint64 (lane j = split j);
+//  2. add 256 - threshold to every lane at once (one add of a per-tree
+//     constant): lane j reaches 256, setting its bit 8, exactly when
+//     bin >= threshold, i.e. when the row goes right; a lane stays below
+//     512, so no carry crosses lanes;
+//  3. keep the bits 8+9j and move bit 8+9j to bit T+j with one
+//     multiplication by Σ_j 2^(8(D-1-j)), T = 8D; every other product term
+//     lands on a distinct position outside [T, T+D), so nothing carries into
+//     the index bits, and 9D-1 ≤ 63 keeps them inside the word.
+//
+// Bins live in a [256]uint8 indexed by a byte, so no load is bounds
+// checked.
+
+// fastPath holds the packed trees when the fast path applies.
+type fastPath struct {
+	ok    bool
+	depth int
+	feat  []uint8  // D split features per tree
+	add   []uint64 // per tree: Σ_j (256 - threshold_j) << 9j
+	keep  uint64   // Σ_j 1 << (8+9j)
+	mul   uint64   // Σ_j 1 << 8(D-1-j)
+	shift uint     // T = 8D
+	six   []tree6  // the trees again, when D = 6
+}
+
+// tree6 is a depth-6 tree laid out for sum6: everything one tree needs in
+// one place, and array types so no index is bounds checked.
+type tree6 struct {
+	feat   [6]uint8
+	add    uint64
+	leaves [64]float64
+}
+
+// maxFastDepth is the deepest tree the lane trick handles (9D-1 ≤ 63).
+const maxFastDepth = 7
+
+// newFastPath packs trees if they qualify.
+func newFastPath(nf int, trees []Tree) fastPath {
+	if nf > 256 || len(trees) == 0 {
+		return fastPath{}
+	}
+	d := len(trees[0].Splits)
+	if d < 1 || d > maxFastDepth {
+		return fastPath{}
+	}
+	fp := fastPath{ok: true, depth: d, shift: uint(8 * d)}
+	for j := range d {
+		fp.keep |= 1 << (8 + 9*j)
+		fp.mul |= 1 << (8 * (d - 1 - j))
+	}
+	for _, t := range trees {
+		if len(t.Splits) != d {
+			return fastPath{}
+		}
+		var add uint64
+		for j, s := range t.Splits {
+			fp.feat = append(fp.feat, uint8(s.Feature))
+			add |= uint64(256-(s.Border+1)) << (9 * j)
+		}
+		fp.add = append(fp.add, add)
+		if d == 6 {
+			t6 := tree6{add: add}
+			for j, s := range t.Splits {
+				t6.feat[j] = uint8(s.Feature)
+			}
+			copy(t6.leaves[:], t.Leaves)
+			fp.six = append(fp.six, t6)
+		}
+	}
+	return fp
+}
+
+// sumFast returns the sum of the selected leaves, trees in order.
+func (fp *fastPath) sumFast(bins *[256]uint8, leaves []float64) float64 {
+	if fp.depth == 6 {
+		return fp.sum6(bins)
+	}
+	d := fp.depth
+	nl := 1 << d
+	mask := uint64(nl - 1)
+	feat := fp.feat
+	sum := 0.0
+	for _, add := range fp.add {
+		if len(feat) < d || len(leaves) < nl {
+			break
+		}
+		var v uint64
+		for j, f := range feat[:d] {
+			v |= uint64(bins[f]) << (9 * j)
+		}
+		idx := ((v + add) & fp.keep * fp.mul >> fp.shift) & mask
+		sum += leaves[idx]
+		feat, leaves = feat[d:], leaves[nl:]
+	}
+	return sum
+}
+
+// sum6 is sumFast unrolled for depth 6.
+func (fp *fastPath) sum6(bins *[256]uint8) float64 {
+	const keep = 1<<8 | 1<<17 | 1<<26 | 1<<35 | 1<<44 | 1<<53
+	const mul = 1<<40 | 1<<32 | 1<<24 | 1<<16 | 1<<8 | 1
+	sum := 0.0
+	for i := range fp.six {
+		t := &fp.six[i]
+		v := uint64(bins[t.feat[0]]) | uint64(bins[t.feat[1]])<<9 | uint64(bins[t.feat[2]])<<18 |
+			uint64(bins[t.feat[3]])<<27 | uint64(bins[t.feat[4]])<<36 | uint64(bins[t.feat[5]])<<45
+		sum += t.leaves[((v+t.add)&keep*mul>>48)&63]
+	}
+	return sum
+}
