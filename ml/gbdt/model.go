@@ -52,6 +52,7 @@ type Model struct {
 	keys   [][]uint32 // orderKey of every border
 	pool   sync.Pool  // *[]uint8 bin scratch for models over 256 features
 	fast   fastPath
+	params *Params // the training parameters, when Train made the model
 }
 
 // NewModel validates s and compiles it for scoring. The model keeps a copy

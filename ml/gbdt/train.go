@@ -74,6 +74,7 @@ func Train(p Params, train Data, valid *Data) (*Model, Result, error) {
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("gbdt: internal error: %w", err)
 	}
+	m.params = &p
 	return m, res, nil
 }
 
