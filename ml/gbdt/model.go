@@ -95,8 +95,8 @@ func (s ModelSpec) validate() error {
 			return fmt.Errorf("gbdt: feature %d has %d borders, at most %d", f, len(b), MaxBorders)
 		}
 		for i, v := range b {
-			if math.IsNaN(float64(v)) || (i > 0 && !(v > b[i-1])) {
-				return fmt.Errorf("gbdt: feature %d border %d = %v: borders must be strictly ascending numbers", f, i, v)
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) || (i > 0 && !(v > b[i-1])) {
+				return fmt.Errorf("gbdt: feature %d border %d = %v: borders must be strictly ascending finite numbers", f, i, v)
 			}
 		}
 	}
