@@ -2,8 +2,25 @@ package gbdt
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 )
+
+// cpuMeter reports CPU ns/op (threadCPU) for the b.Loop it brackets.
+type cpuMeter struct{ start int64 }
+
+func startCPU() cpuMeter {
+	runtime.LockOSThread()
+	return cpuMeter{threadCPU()}
+}
+
+func (c cpuMeter) stop(b *testing.B, ops int) {
+	end := threadCPU()
+	runtime.UnlockOSThread()
+	if c.start >= 0 && end >= 0 && ops > 0 {
+		b.ReportMetric(float64(end-c.start)/float64(ops), "cpu-ns/op")
+	}
+}
 
 // randomModel builds a model of nt trees of depth depth over nf features
 // with nb borders each, splits and leaves drawn from seed.
@@ -47,10 +64,12 @@ func BenchmarkPredict(b *testing.B) {
 	b.ReportAllocs()
 	sink := 0.0
 	i := 0
+	cpu := startCPU()
 	for b.Loop() {
 		sink += m.Predict(rows[i&255])
 		i++
 	}
+	cpu.stop(b, i)
 	_ = sink
 }
 
@@ -61,9 +80,13 @@ func BenchmarkTrain(b *testing.B) {
 	p := DefaultParams()
 	p.Iterations = 100
 	b.ReportAllocs()
+	n := 0
+	cpu := startCPU()
 	for b.Loop() {
 		if _, _, err := Train(p, d, nil); err != nil {
 			b.Fatal(err)
 		}
+		n++
 	}
+	cpu.stop(b, n)
 }
