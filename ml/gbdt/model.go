@@ -49,7 +49,7 @@ type Model struct {
 	split  []uint32
 	depth  []uint8    // depth of each tree
 	leaves []float64  // all trees' leaves, tree after tree
-	keys   [][]uint32 // orderKey of every border
+	keys   []*keyTable // every feature's border keys
 	pool   sync.Pool  // *[]uint8 bin scratch for models over 256 features
 	fast   fastPath
 	params *Params // the training parameters, when Train made the model
@@ -71,11 +71,9 @@ func NewModel(s ModelSpec) (*Model, error) {
 	}
 	n := len(m.spec.Borders)
 	m.fast = newFastPath(n, m.spec.Trees)
-	m.keys = make([][]uint32, n)
+	m.keys = make([]*keyTable, n)
 	for f, b := range m.spec.Borders {
-		for _, v := range b {
-			m.keys[f] = append(m.keys[f], orderKey(v))
-		}
+		m.keys[f] = newKeyTable(b)
 	}
 	m.pool.New = func() any { b := make([]uint8, n); return &b }
 	return m, nil
@@ -162,7 +160,7 @@ func (m *Model) Predict(x []float64) float64 {
 		var buf [256]uint8
 		m.binarise(x, buf[:nf])
 		if m.fast.ok {
-			return m.finish(m.fast.sumFast(&buf, m.leaves))
+			return m.finish(m.fast.sumFast(&buf, m.leaves, nf))
 		}
 		return m.finish(m.sum(buf[:nf]))
 	}
@@ -198,11 +196,11 @@ func (m *Model) binarise(x []float64, bins []uint8) {
 		if v != v {
 			bins[f] = 0
 			if m.nanHigh(f) {
-				bins[f] = uint8(len(k))
+				bins[f] = uint8(len(m.spec.Borders[f]))
 			}
 			continue
 		}
-		bins[f] = keyBin(orderKey(v), k)
+		bins[f] = k.bin(orderKey(v))
 	}
 }
 

@@ -103,7 +103,8 @@ func TestPredictPaths(t *testing.T) {
 	}
 }
 
-// TestOrderKey: the integer search gives the float search's bin.
+// TestOrderKey: the integer search over padded keys gives the float
+// search's bin, which is the linear count of borders below x.
 func TestOrderKey(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	special := []float32{0, float32(math.Copysign(0, -1)), 1e-45, -1e-45, math.MaxFloat32, -math.MaxFloat32, float32(math.Inf(1)), float32(math.Inf(-1))}
@@ -114,13 +115,10 @@ func TestOrderKey(t *testing.T) {
 		}
 		vals = append(vals, special[:6]...)
 		b := Borders(vals, 1+r.IntN(MaxBorders))
-		var keys []uint32
-		for _, v := range b {
-			keys = append(keys, orderKey(v))
-		}
+		keys := newKeyTable(b)
 		for _, x := range append(append(vals, special...), b...) {
-			if g, w := keyBin(orderKey(x), keys), binOf(x, b); g != w {
-				t.Fatalf("x = %v: keyBin %d, binOf %d", x, g, w)
+			if g, w := keys.bin(orderKey(x)), binOf(x, b); g != w {
+				t.Fatalf("x = %v: keyTable.bin %d, binOf %d", x, g, w)
 			}
 			lin := uint8(0)
 			for _, v := range b {
