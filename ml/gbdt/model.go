@@ -47,10 +47,10 @@ type Model struct {
 	// feature<<8 | (border index + 1); a row goes right when its bin is at
 	// least the low byte.
 	split  []uint32
-	depth  []uint8    // depth of each tree
-	leaves []float64  // all trees' leaves, tree after tree
+	depth  []uint8     // depth of each tree
+	leaves []float64   // all trees' leaves, tree after tree
 	keys   []*keyTable // every feature's border keys
-	pool   sync.Pool  // *[]uint8 bin scratch for models over 256 features
+	pool   sync.Pool   // *[]uint8 bin scratch for models over 256 features
 	fast   fastPath
 	params *Params // the training parameters, when Train made the model
 }

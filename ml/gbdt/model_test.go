@@ -60,9 +60,10 @@ func randomRows(seed uint64, n int, m *Model) [][]float64 {
 	return rows
 }
 
-// TestPredictPaths: the fast path (depth 6 unrolled, other uniform depths
-// up to 7), the general path (mixed or deeper trees) and the pooled path
-// (over 256 features) all equal the straightforward scorer bit for bit.
+// TestPredictPaths: the fast paths (depth 6 with the pair table, depth 6
+// unrolled, other uniform depths up to 7), the general path (mixed or
+// deeper trees) and the pooled path (over 256 features) all equal the
+// straightforward scorer bit for bit.
 func TestPredictPaths(t *testing.T) {
 	mixed := randomModel(4, 5, 20, 30, 3).Spec()
 	mixed.Trees = append(mixed.Trees, randomModel(5, 5, 20, 30, 5).Spec().Trees...)
@@ -74,6 +75,7 @@ func TestPredictPaths(t *testing.T) {
 	}
 	for name, m := range map[string]*Model{
 		"depth 6":  randomModel(1, 25, MaxBorders, 200, 6),
+		"6, 40 f":  randomModel(8, 40, 30, 200, 6),
 		"depth 1":  randomModel(2, 3, 5, 50, 1),
 		"depth 7":  randomModel(3, 30, 100, 50, 7),
 		"depth 9":  randomModel(3, 30, 100, 50, 9),
@@ -84,6 +86,9 @@ func TestPredictPaths(t *testing.T) {
 		wantFast := len(s.Borders) <= 256 && name != "mixed" && name != "depth 9"
 		if m.fast.ok != wantFast {
 			t.Errorf("%s: fast path %v, want %v", name, m.fast.ok, wantFast)
+		}
+		if wantPairs := name == "depth 6"; (m.fast.pairs != nil) != wantPairs {
+			t.Errorf("%s: pair path %v, want %v", name, m.fast.pairs != nil, wantPairs)
 		}
 		rows := randomRows(7, 2000, m)
 		for i, x := range rows {
