@@ -267,3 +267,46 @@ func TestBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremeParams: the ends of every range train without trouble; with
+// fewer (feature, border) pairs than Depth the trees stop at the pairs
+// available.
+func TestExtremeParams(t *testing.T) {
+	d := tinyData(3, 50, 2) // 2 features × at most 5 borders
+	p := DefaultParams()
+	p.Iterations, p.Depth, p.LearningRate, p.L2LeafReg, p.BorderCount = 3, MaxDepth, 1, 0, 1
+	m, _, err := Train(p, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, tr := range m.Spec().Trees {
+		if len(tr.Splits) != 2 {
+			t.Errorf("tree %d: depth %d, want 2 (one border per feature)", i, len(tr.Splits))
+		}
+	}
+	p.BorderCount = MaxBorders
+	m, _, err = Train(p, d, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cands := len(m.Spec().Borders[0]) + len(m.Spec().Borders[1])
+	if got := len(m.Spec().Trees[0].Splits); got != min(cands, MaxDepth) {
+		t.Errorf("depth %d, want %d (all pairs)", got, cands)
+	}
+	for _, x := range d.X {
+		if v := m.Predict(x); math.IsNaN(v) || math.IsInf(v, 0) {
+			t.Fatalf("Predict = %v", v)
+		}
+	}
+	// λ = 0 with depth 1 and one row per leaf: the leaf is the residual.
+	one := Data{X: [][]float64{{0}, {1}}, Y: []float64{0, 2}}
+	p = DefaultParams()
+	p.Iterations, p.Depth, p.LearningRate, p.L2LeafReg = 1, 1, 1, 0
+	m, _, err = Train(p, one, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a, b := m.Predict([]float64{0}), m.Predict([]float64{1}); a != 0 || b != 2 {
+		t.Errorf("predictions %v, %v; want 0, 2 exactly", a, b)
+	}
+}
