@@ -28,10 +28,11 @@ type fastPath struct {
 	keep  uint64   // Σ_j 1 << (8+9j)
 	mul   uint64   // Σ_j 1 << 8(D-1-j)
 	shift uint     // T = 8D
-	// When D = 6 the trees again, laid out for sum6 and sumPairs with
-	// array types, so that no index is bounds checked.
+	// When D = 6 the trees again, laid out with array types so that no
+	// index is bounds checked: pairs for sumPairs (at most maxPairFeatures
+	// features), else six and leaves for sum6.
+	pairs  []pairTree
 	six    []tree6
-	pairs  []pairTree // when also at most maxPairFeatures features
 	leaves [][64]float64
 }
 
@@ -45,11 +46,14 @@ type tree6 struct {
 // every ordered pair of features, 32·32 entries.
 const maxPairFeatures = 32
 
-// pairTree is a depth-6 tree for sumPairs: the lane constant and its split
-// features as three pairs (lanes 0-1, 2-3, 4-5), each a<<5|b in 10 bits.
+// pairTree is a depth-6 tree for sumPairs: the lane constant, its split
+// features as three pairs (lanes 0-1, 2-3, 4-5), each a<<5|b in 10 bits at
+// bits 0, 11 and 22 (the last at the top, so it needs no mask), and its
+// leaves, all in one place.
 type pairTree struct {
-	add   uint64
-	pairs uint64
+	add    uint64
+	pairs  uint32
+	leaves [64]float64
 }
 
 // maxFastDepth is the deepest tree the lane trick handles (9D-1 ≤ 63).
@@ -79,20 +83,21 @@ func newFastPath(nf int, trees []Tree) fastPath {
 			add |= uint64(256-(s.Border+1)) << (9 * j)
 		}
 		fp.add = append(fp.add, add)
-		if d == 6 {
+		switch {
+		case d == 6 && nf <= maxPairFeatures:
+			pt := pairTree{add: add, leaves: [64]float64(t.Leaves)}
+			for k := range 3 {
+				a, b := t.Splits[2*k].Feature, t.Splits[2*k+1].Feature
+				pt.pairs |= uint32(a<<5|b) << (11 * k)
+			}
+			fp.pairs = append(fp.pairs, pt)
+		case d == 6:
 			t6 := tree6{add: add}
 			for j, s := range t.Splits {
 				t6.feat[j] = uint8(s.Feature)
 			}
 			fp.six = append(fp.six, t6)
 			fp.leaves = append(fp.leaves, [64]float64(t.Leaves))
-			if nf <= maxPairFeatures {
-				pt := pairTree{add: add}
-				for k := range 3 {
-					pt.pairs |= (uint64(t6.feat[2*k])<<5 | uint64(t6.feat[2*k+1])) << (10 * k)
-				}
-				fp.pairs = append(fp.pairs, pt)
-			}
 		}
 	}
 	return fp
@@ -128,10 +133,13 @@ func (fp *fastPath) sumFast(bins *[256]uint8, leaves []float64, nf int) float64 
 }
 
 // Lane constants of depth 6: the bits 8+9j, and the multiplier moving bit
-// 8+9j to bit 48+j.
+// 8+9j to bit 48+j (mul6) or to bit 58+j (top6: the index is then the top
+// six bits, and the product terms that would land above them fall off the
+// word, so no mask is needed after the shift).
 const (
 	keep6 = 1<<8 | 1<<17 | 1<<26 | 1<<35 | 1<<44 | 1<<53
 	mul6  = 1<<40 | 1<<32 | 1<<24 | 1<<16 | 1<<8 | 1
+	top6  = 1<<50 | 1<<42 | 1<<34 | 1<<26 | 1<<18 | 1<<10
 )
 
 // sum6 is sumFast unrolled for depth 6.
@@ -167,12 +175,24 @@ func (fp *fastPath) sumPairs(bins *[256]uint8, nf int) float64 {
 		}
 	}
 	sum := 0.0
-	leaves := fp.leaves[:len(fp.pairs)]
-	for i := range fp.pairs {
-		t := &fp.pairs[i]
+	pairs := fp.pairs
+	for len(pairs) >= 4 {
+		t, u, w, z := &pairs[0], &pairs[1], &pairs[2], &pairs[3]
+		a := P[t.pairs&1023] | P[t.pairs>>11&1023]<<18 | P[t.pairs>>22]<<36
+		b := P[u.pairs&1023] | P[u.pairs>>11&1023]<<18 | P[u.pairs>>22]<<36
+		c := P[w.pairs&1023] | P[w.pairs>>11&1023]<<18 | P[w.pairs>>22]<<36
+		d := P[z.pairs&1023] | P[z.pairs>>11&1023]<<18 | P[z.pairs>>22]<<36
+		sum += t.leaves[(a+t.add)&keep6*top6>>58]
+		sum += u.leaves[(b+u.add)&keep6*top6>>58]
+		sum += w.leaves[(c+w.add)&keep6*top6>>58]
+		sum += z.leaves[(d+z.add)&keep6*top6>>58]
+		pairs = pairs[4:]
+	}
+	for i := range pairs {
+		t := &pairs[i]
 		p := t.pairs
-		v := P[p&1023] | P[p>>10&1023]<<18 | P[p>>20&1023]<<36
-		sum += leaves[i][((v+t.add)&keep6*mul6>>48)&63]
+		v := P[p&1023] | P[p>>11&1023]<<18 | P[p>>22]<<36
+		sum += t.leaves[(v+t.add)&keep6*top6>>58]
 	}
 	return sum
 }
