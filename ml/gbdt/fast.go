@@ -176,17 +176,25 @@ func (fp *fastPath) sumPairs(bins *[256]uint8, nf int) float64 {
 	}
 	sum := 0.0
 	pairs := fp.pairs
-	for len(pairs) >= 4 {
-		t, u, w, z := &pairs[0], &pairs[1], &pairs[2], &pairs[3]
-		a := P[t.pairs&1023] | P[t.pairs>>11&1023]<<18 | P[t.pairs>>22]<<36
-		b := P[u.pairs&1023] | P[u.pairs>>11&1023]<<18 | P[u.pairs>>22]<<36
-		c := P[w.pairs&1023] | P[w.pairs>>11&1023]<<18 | P[w.pairs>>22]<<36
-		d := P[z.pairs&1023] | P[z.pairs>>11&1023]<<18 | P[z.pairs>>22]<<36
-		sum += t.leaves[(a+t.add)&keep6*top6>>58]
-		sum += u.leaves[(b+u.add)&keep6*top6>>58]
-		sum += w.leaves[(c+w.add)&keep6*top6>>58]
-		sum += z.leaves[(d+z.add)&keep6*top6>>58]
-		pairs = pairs[4:]
+	for len(pairs) >= 8 {
+		q := pairs[:8:8]
+		v0 := P[q[0].pairs&1023] | P[q[0].pairs>>11&1023]<<18 | P[q[0].pairs>>22]<<36
+		v1 := P[q[1].pairs&1023] | P[q[1].pairs>>11&1023]<<18 | P[q[1].pairs>>22]<<36
+		v2 := P[q[2].pairs&1023] | P[q[2].pairs>>11&1023]<<18 | P[q[2].pairs>>22]<<36
+		v3 := P[q[3].pairs&1023] | P[q[3].pairs>>11&1023]<<18 | P[q[3].pairs>>22]<<36
+		v4 := P[q[4].pairs&1023] | P[q[4].pairs>>11&1023]<<18 | P[q[4].pairs>>22]<<36
+		v5 := P[q[5].pairs&1023] | P[q[5].pairs>>11&1023]<<18 | P[q[5].pairs>>22]<<36
+		v6 := P[q[6].pairs&1023] | P[q[6].pairs>>11&1023]<<18 | P[q[6].pairs>>22]<<36
+		v7 := P[q[7].pairs&1023] | P[q[7].pairs>>11&1023]<<18 | P[q[7].pairs>>22]<<36
+		sum += q[0].leaves[(v0+q[0].add)&keep6*top6>>58]
+		sum += q[1].leaves[(v1+q[1].add)&keep6*top6>>58]
+		sum += q[2].leaves[(v2+q[2].add)&keep6*top6>>58]
+		sum += q[3].leaves[(v3+q[3].add)&keep6*top6>>58]
+		sum += q[4].leaves[(v4+q[4].add)&keep6*top6>>58]
+		sum += q[5].leaves[(v5+q[5].add)&keep6*top6>>58]
+		sum += q[6].leaves[(v6+q[6].add)&keep6*top6>>58]
+		sum += q[7].leaves[(v7+q[7].add)&keep6*top6>>58]
+		pairs = pairs[8:]
 	}
 	for i := range pairs {
 		t := &pairs[i]
