@@ -161,14 +161,14 @@ func (fp *fastPath) sum6(bins *[256]uint8) float64 {
 // (nf² entries, about 0.3 µs for 25 features), and then gathers a tree's
 // six lanes with three loads instead of six loads and shifts.
 func (fp *fastPath) sumPairs(bins *[256]uint8, nf int) float64 {
-	var P [maxPairFeatures * maxPairFeatures]uint64
-	var hi [maxPairFeatures]uint64 // bin_b << 9
+	var P [maxPairFeatures * maxPairFeatures]uint32 // 18 bits used; uint32 halves the zeroing
+	var hi [maxPairFeatures]uint32                  // bin_b << 9
 	nf = min(nf, maxPairFeatures)
 	for b := range nf {
-		hi[b] = uint64(bins[b]) << 9
+		hi[b] = uint32(bins[b]) << 9
 	}
 	for a := range nf {
-		ba := uint64(bins[a])
+		ba := uint32(bins[a])
 		row := P[a<<5 : a<<5+maxPairFeatures]
 		for b, h := range hi[:nf] {
 			row[b] = ba | h
@@ -178,14 +178,14 @@ func (fp *fastPath) sumPairs(bins *[256]uint8, nf int) float64 {
 	pairs := fp.pairs
 	for len(pairs) >= 8 {
 		q := pairs[:8:8]
-		v0 := P[q[0].pairs&1023] | P[q[0].pairs>>11&1023]<<18 | P[q[0].pairs>>22]<<36
-		v1 := P[q[1].pairs&1023] | P[q[1].pairs>>11&1023]<<18 | P[q[1].pairs>>22]<<36
-		v2 := P[q[2].pairs&1023] | P[q[2].pairs>>11&1023]<<18 | P[q[2].pairs>>22]<<36
-		v3 := P[q[3].pairs&1023] | P[q[3].pairs>>11&1023]<<18 | P[q[3].pairs>>22]<<36
-		v4 := P[q[4].pairs&1023] | P[q[4].pairs>>11&1023]<<18 | P[q[4].pairs>>22]<<36
-		v5 := P[q[5].pairs&1023] | P[q[5].pairs>>11&1023]<<18 | P[q[5].pairs>>22]<<36
-		v6 := P[q[6].pairs&1023] | P[q[6].pairs>>11&1023]<<18 | P[q[6].pairs>>22]<<36
-		v7 := P[q[7].pairs&1023] | P[q[7].pairs>>11&1023]<<18 | P[q[7].pairs>>22]<<36
+		v0 := uint64(P[q[0].pairs&1023]) | uint64(P[q[0].pairs>>11&1023])<<18 | uint64(P[q[0].pairs>>22])<<36
+		v1 := uint64(P[q[1].pairs&1023]) | uint64(P[q[1].pairs>>11&1023])<<18 | uint64(P[q[1].pairs>>22])<<36
+		v2 := uint64(P[q[2].pairs&1023]) | uint64(P[q[2].pairs>>11&1023])<<18 | uint64(P[q[2].pairs>>22])<<36
+		v3 := uint64(P[q[3].pairs&1023]) | uint64(P[q[3].pairs>>11&1023])<<18 | uint64(P[q[3].pairs>>22])<<36
+		v4 := uint64(P[q[4].pairs&1023]) | uint64(P[q[4].pairs>>11&1023])<<18 | uint64(P[q[4].pairs>>22])<<36
+		v5 := uint64(P[q[5].pairs&1023]) | uint64(P[q[5].pairs>>11&1023])<<18 | uint64(P[q[5].pairs>>22])<<36
+		v6 := uint64(P[q[6].pairs&1023]) | uint64(P[q[6].pairs>>11&1023])<<18 | uint64(P[q[6].pairs>>22])<<36
+		v7 := uint64(P[q[7].pairs&1023]) | uint64(P[q[7].pairs>>11&1023])<<18 | uint64(P[q[7].pairs>>22])<<36
 		sum += q[0].leaves[(v0+q[0].add)&keep6*top6>>58]
 		sum += q[1].leaves[(v1+q[1].add)&keep6*top6>>58]
 		sum += q[2].leaves[(v2+q[2].add)&keep6*top6>>58]
@@ -199,7 +199,7 @@ func (fp *fastPath) sumPairs(bins *[256]uint8, nf int) float64 {
 	for i := range pairs {
 		t := &pairs[i]
 		p := t.pairs
-		v := P[p&1023] | P[p>>11&1023]<<18 | P[p>>22]<<36
+		v := uint64(P[p&1023]) | uint64(P[p>>11&1023])<<18 | uint64(P[p>>22])<<36
 		sum += t.leaves[(v+t.add)&keep6*top6>>58]
 	}
 	return sum
