@@ -119,6 +119,7 @@ func TestReadCatBoostJSONErrors(t *testing.T) {
 		{`{"float_features"`, `{"categorical_features": [{"feature_index": 1}], "float_features"`, "categorical features"},
 		{`{"float_features": [{"borders": [1, 2], "feature_index": 0, "flat_feature_index": 0}]}`, `{}`, "float_features is empty"},
 		{`"leaf_values": [1, 2]`, `"leaf_values": [1, "x"]`, "catboost json: json: cannot unmarshal string"},
+		{`"feature_index": 0, "flat_feature_index": 0`, `"feature_index": 70000, "flat_feature_index": 70000`, "feature_index out of range [0, 65536)"},
 	}
 	for _, c := range cases {
 		if !strings.Contains(base, c.old) {

@@ -7,9 +7,9 @@ import (
 	"sync"
 )
 
-// MaxFeatures bounds a model's number of input features (the compiled split
-// packs a feature index into 24 bits).
-const MaxFeatures = 1 << 20
+// MaxFeatures bounds a model's number of input features (it keeps a model
+// file naming a huge feature index from allocating without bound).
+const MaxFeatures = 1 << 16
 
 // Split is one level of an oblivious tree: a row goes right (its leaf index
 // gets this level's bit) when float32(x[Feature]) > Borders[Feature][Border].
@@ -72,8 +72,12 @@ func NewModel(s ModelSpec) (*Model, error) {
 	n := len(m.spec.Borders)
 	m.fast = newFastPath(n, m.spec.Trees)
 	m.keys = make([]*keyTable, n)
+	none := newKeyTable(nil) // shared by the features without borders
 	for f, b := range m.spec.Borders {
-		m.keys[f] = newKeyTable(b)
+		m.keys[f] = none
+		if len(b) > 0 {
+			m.keys[f] = newKeyTable(b)
+		}
 	}
 	m.pool.New = func() any { b := make([]uint8, n); return &b }
 	return m, nil
@@ -205,8 +209,9 @@ func (m *Model) binarise(x []float64, bins []uint8) {
 }
 
 // sum returns the sum of the leaves the bins select, trees in order (the
-// general path; see fast.go for the common one). The split bit is
-// computed as in bit.
+// general path; see fast.go for the common ones). The split bit is the sign
+// bit of threshold - bin - 1, negative exactly when bin >= threshold, so
+// there is no branch on the data.
 func (m *Model) sum(bins []uint8) float64 {
 	sum := 0.0
 	k, off := 0, 0

@@ -98,8 +98,8 @@ func (d Data) check(name string, want int) (int, error) {
 	if want >= 0 && nf != want {
 		return 0, fmt.Errorf("gbdt: %s.X[0] has %d features, want %d (as the training data)", name, nf, want)
 	}
-	if nf == 0 {
-		return 0, fmt.Errorf("gbdt: %s.X[0] has no features: need at least 1", name)
+	if nf == 0 || nf > MaxFeatures {
+		return 0, fmt.Errorf("gbdt: %s.X[0] has %d features, want [1, %d]", name, nf, MaxFeatures)
 	}
 	for i, row := range d.X {
 		if len(row) != nf {

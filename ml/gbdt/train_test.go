@@ -255,7 +255,7 @@ func TestBadInput(t *testing.T) {
 		{"inf x", p, Data{X: [][]float64{{math.Inf(1)}}, Y: []float64{1}}, nil, "train.X[0][0] = +Inf: features must be finite"},
 		{"big x", p, Data{X: [][]float64{{1e39}}, Y: []float64{1}}, nil, "within ±3.4028234663852886e+38 (float32)"},
 		{"nan y", p, Data{X: [][]float64{{1}}, Y: []float64{nan}}, nil, "train.Y[0] = NaN: targets must be finite"},
-		{"no features", p, Data{X: [][]float64{{}}, Y: []float64{1}}, nil, "train.X[0] has no features"},
+		{"no features", p, Data{X: [][]float64{{}}, Y: []float64{1}}, nil, "train.X[0] has 0 features, want [1, 65536]"},
 		{"constant", p, Data{X: [][]float64{{1}, {1}}, Y: []float64{1, 2}}, nil, "every feature is constant"},
 		{"valid width", p, good, &Data{X: [][]float64{{1}}, Y: []float64{1}}, "valid.X[0] has 1 features, want 4"},
 		{"valid nan", p, good, &Data{X: [][]float64{{1, 2, 3, nan}}, Y: []float64{1}}, "valid.X[0][3] = NaN"},
