@@ -143,6 +143,27 @@ func TestDepthOneExact(t *testing.T) {
 	if b := s.Borders[0][tree.Splits[0].Border]; b != 4.5 {
 		t.Fatalf("split border %v, want 4.5", b)
 	}
+	// Brute force over every border of the feature: the regularised loss of
+	// the depth-1 tree with Newton leaves, row by row.
+	g := make([]float64, len(d.Y))
+	for i, y := range d.Y {
+		g[i] = 3 - y
+	}
+	best, bestObj := -1, math.Inf(1)
+	for k, b := range s.Borders[0] {
+		leaf := make([]int, len(d.X))
+		for i, x := range d.X {
+			if float32(x[0]) > b {
+				leaf[i] = 1
+			}
+		}
+		if o := bruteObjective(g, leaf, 2, p.L2LeafReg); o < bestObj {
+			best, bestObj = k, o
+		}
+	}
+	if best != tree.Splits[0].Border {
+		t.Fatalf("split at border %d, brute force %d", tree.Splits[0].Border, best)
+	}
 	// left rows: g = 3 - y = 2, 1.5, 2.5, 2 → G = 8, N = 4; right G = -8.
 	want := []float64{-0.5 * 8 / (4 + 3), -0.5 * -8 / (4 + 3)}
 	if !reflect.DeepEqual(tree.Leaves, want) {
