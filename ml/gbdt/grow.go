@@ -24,7 +24,9 @@ type trainer struct {
 	gs      []float64 // g in the order of order
 	order   []int32   // row numbers grouped by leaf, rows ascending within a leaf
 	tmp     []int32
-	start   []int // leaf l's rows are order[start[l]:start[l+1]]
+	right   []int32 // partition scratch: the rows going right
+	rstart  []int   // partition scratch: each leaf's first row in right
+	start   []int   // leaf l's rows are order[start[l]:start[l+1]]
 	next    []int
 	hist    []histCell
 	score   []float64 // score[off[f]+k]: split at feature f, border k
@@ -65,6 +67,7 @@ func newTrainer(p Params, d Data) *trainer {
 	t.gs = make([]float64, n)
 	t.order = make([]int32, n)
 	t.tmp = make([]int32, n)
+	t.right = make([]int32, n)
 	leaves := 1 << p.Depth
 	t.start = make([]int, 0, leaves+1)
 	t.next = make([]int, 0, leaves+1)
@@ -188,24 +191,31 @@ func (t *trainer) bestSplit(leaves int) int {
 
 // partition splits every leaf's rows on (feature f, border k): rows with
 // bin <= k keep leaf l, rows above get leaf l + leaves (bit d of the index,
-// leaves = 2^d). Rows stay ascending within each new leaf.
+// leaves = 2^d). Rows stay ascending within each new leaf. Each row is
+// written to both the left and the right buffer and only the matching
+// cursor advances, so there is no branch on the data.
 func (t *trainer) partition(f, k, leaves int) {
 	col := t.bins[f*t.n : (f+1)*t.n]
+	left, right := t.tmp, t.right
 	t.next = t.next[:0]
-	pos := 0
-	for side := range 2 {
-		right := side == 1
-		for l := range leaves {
-			t.next = append(t.next, pos)
-			for _, r := range t.order[t.start[l]:t.start[l+1]] {
-				if (int(col[r]) > k) == right {
-					t.tmp[pos] = r
-					pos++
-				}
-			}
+	nl, nr := 0, 0
+	t.rstart = t.rstart[:0]
+	for l := range leaves {
+		t.next = append(t.next, nl)
+		t.rstart = append(t.rstart, nr)
+		for _, r := range t.order[t.start[l]:t.start[l+1]] {
+			goesRight := int(uint(k-int(col[r])) >> 63) // 1 when bin > k
+			left[nl] = r
+			right[nr] = r
+			nl += 1 - goesRight
+			nr += goesRight
 		}
 	}
-	t.next = append(t.next, pos)
+	copy(left[nl:], right[:nr])
+	for _, rs := range t.rstart {
+		t.next = append(t.next, nl+rs)
+	}
+	t.next = append(t.next, nl+nr)
 	t.order, t.tmp = t.tmp, t.order
 	t.start, t.next = t.next, t.start
 }
