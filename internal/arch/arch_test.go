@@ -28,6 +28,7 @@ var layers = map[string]int{
 	"version":          0,
 	"internal/decimal": 0,
 	"ml/nn":            0,
+	"ml/gbdt":          0,
 	"scenarios":        0,
 	"report/htmlcheck": 0, // a test helper: runs headless Chromium
 	"internal/arch":    0,
