@@ -36,6 +36,7 @@ var layers = map[string]int{
 	"workload":      1,
 	"metrics":       1,
 	"cc/pidnnmodel": 1,
+	"ml/compress":   1, // pruning, quantisation, packed inference over ml/nn
 	// the fabric: hosts, switches, links
 	"fabric": 2,
 	// algorithms on the fabric; results as data
