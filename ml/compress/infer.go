@@ -13,6 +13,9 @@ import (
 type PackedWorkspace struct {
 	model *PackedModel
 	bufs  []packedBuf
+	// w holds one layer's dequantised weights when the layer runs over
+	// more than one step: unpacked once, then read at every step.
+	w []float64
 }
 
 type packedBuf struct {
@@ -26,6 +29,9 @@ func (pm *PackedModel) sizeBufs(ws *PackedWorkspace, steps int) {
 	for i := range pm.Layers {
 		l, b := &pm.Layers[i], &ws.bufs[i]
 		n := steps * l.Out
+		if steps > 1 && len(ws.w) < l.N {
+			ws.w = make([]float64, l.N)
+		}
 		if l.Kind == nn.KindLSTM {
 			H := l.Out
 			if len(b.h) < (steps+1)*H {
@@ -57,7 +63,9 @@ func (pm *PackedModel) NewWorkspace(maxSteps int) *PackedWorkspace {
 func (pm *PackedModel) InSize() int { return pm.Layers[0].In }
 
 // Forward computes the model's output on x (steps steps, step-major) from
-// the packed codes: each weight is read as lut[code] = Δ·q, and the sums run
+// the packed codes: each weight is read as lut[code] = Δ·q (decoded at every
+// use for a one-step layer, into the workspace once for a layer run over
+// several steps), and the sums run
 // in the order of nn's kernels (four partial sums, products not fused), so
 // the output equals the Dequantize model's Forward bit for bit. The LSTM's
 // initial state is zero. The output is owned by ws until its next Forward;
@@ -77,9 +85,9 @@ func (pm *PackedModel) Forward(ws *PackedWorkspace, x []float64, steps int) ([]f
 		l, b := &pm.Layers[i], &ws.bufs[i]
 		switch l.Kind {
 		case nn.KindDense:
-			x = l.dense(pm.Bits, b, x, steps)
+			x = l.dense(pm.Bits, b, ws.unpack(l, pm.Bits, steps), x, steps)
 		case nn.KindLSTM:
-			x = l.lstm(pm.Bits, b, x, steps)
+			x = l.lstm(pm.Bits, b, ws.unpack(l, pm.Bits, steps), x, steps)
 			if !l.Sequences {
 				steps = 1
 			}
@@ -94,15 +102,49 @@ func (pm *PackedModel) Forward(ws *PackedWorkspace, x []float64, steps int) ([]f
 	return x, nil
 }
 
+// unpack returns the layer's dequantised weights in the workspace's
+// scratch when the layer runs over more than one step (decoding once is
+// cheaper than decoding at every step), or nil: a single step reads the
+// codes directly.
+func (ws *PackedWorkspace) unpack(l *PackedLayer, bits, steps int) []float64 {
+	if steps == 1 {
+		return nil
+	}
+	w := ws.w[:l.N]
+	if !nibbles(bits) {
+		for i, c := range l.Codes {
+			w[i] = l.lut[c]
+		}
+		return w
+	}
+	for i, c := range l.Codes[:l.N/2] {
+		p := &l.pair[c]
+		w[2*i], w[2*i+1] = p[0], p[1]
+	}
+	if l.N%2 == 1 {
+		w[l.N-1] = l.lut[l.Codes[l.N/2]&15]
+	}
+	return w
+}
+
+// rowDot is W[start : start+len(x)]·x from the unpacked weights w (nn.Dot,
+// the same bits as the float model) or, if w is nil, from the codes.
+func (l *PackedLayer) rowDot(bits int, w []float64, start int, x []float64) float64 {
+	if w != nil {
+		return nn.Dot(w[start:start+len(x)], x)
+	}
+	return l.dot(bits, start, x)
+}
+
 // dense computes y_t = b + W·x_t for every step (nn.Dense's forward).
-func (l *PackedLayer) dense(bits int, b *packedBuf, x []float64, steps int) []float64 {
+func (l *PackedLayer) dense(bits int, b *packedBuf, w, x []float64, steps int) []float64 {
 	in, out := l.In, l.Out
 	y := b.y[:steps*out]
 	for t := range steps {
 		xt := x[t*in : (t+1)*in]
 		yt := y[t*out : (t+1)*out]
 		for o := range yt {
-			yt[o] = l.Bias[o] + l.dot(bits, o*in, xt)
+			yt[o] = l.Bias[o] + l.rowDot(bits, w, o*in, xt)
 		}
 	}
 	return y
@@ -110,7 +152,7 @@ func (l *PackedLayer) dense(bits int, b *packedBuf, x []float64, steps int) []fl
 
 // lstm is nn.LSTM's forward (decc.md §1.7; docs/ml.md §2.2) with zero
 // initial state.
-func (l *PackedLayer) lstm(bits int, b *packedBuf, x []float64, steps int) []float64 {
+func (l *PackedLayer) lstm(bits int, b *packedBuf, w, x []float64, steps int) []float64 {
 	H, In := l.Out, l.In
 	K := H + In
 	clear(b.h[:H])
@@ -120,7 +162,7 @@ func (l *PackedLayer) lstm(bits int, b *packedBuf, x []float64, steps int) []flo
 		copy(hx, b.h[t*H:(t+1)*H])
 		copy(hx[H:], x[t*In:(t+1)*In])
 		for r := range g {
-			g[r] = l.Bias[r] + l.dot(bits, r*K, hx)
+			g[r] = l.Bias[r] + l.rowDot(bits, w, r*K, hx)
 		}
 		cp := b.c[t*H : (t+1)*H]
 		ct := b.c[(t+1)*H : (t+2)*H]
@@ -154,14 +196,14 @@ func (l *PackedLayer) dot(bits, start int, x []float64) float64 {
 	var s0, s1, s2, s3 float64
 	n, i := len(x), 0
 	if start&1 == 0 {
-		p := l.Codes[start>>1:]
+		p := l.Codes[start>>1 : (start+n)>>1]
+		pair := l.pair
 		for ; i+4 <= n; i += 4 {
-			b0, b1 := p[0], p[1]
-			p = p[2:]
-			s0 += float64(lut[b0&15] * x[i])
-			s1 += float64(lut[b0>>4] * x[i+1])
-			s2 += float64(lut[b1&15] * x[i+2])
-			s3 += float64(lut[b1>>4] * x[i+3])
+			w0, w1 := &pair[p[i>>1]], &pair[p[i>>1+1]]
+			s0 += float64(w0[0] * x[i])
+			s1 += float64(w0[1] * x[i+1])
+			s2 += float64(w1[0] * x[i+2])
+			s3 += float64(w1[1] * x[i+3])
 		}
 	} else { // odd start: element i is a high nibble when i is even
 		for ; i+4 <= n; i += 4 {

@@ -25,8 +25,10 @@ type PackedLayer struct {
 	N     int
 	Codes []byte
 	Bias  []float64
-	// lut[c] = Δ·(c − 2^{B−1}): the dequantised weight of code c.
-	lut []float64
+	// lut[c] = Δ·(c − 2^{B−1}): the dequantised weight of code c; pair[b]
+	// the two weights of byte b (low nibble, high nibble) when B ≤ 4.
+	lut  []float64
+	pair *[256][2]float64
 }
 
 // PackedModel is a compressed model in packed form (docs/compress.md
@@ -69,6 +71,12 @@ func (l *PackedLayer) buildLUT(bits int) {
 	l.lut = make([]float64, max(16, 1<<bits))
 	for c := range 1 << bits {
 		l.lut[c] = l.Step * float64(c-z)
+	}
+	if nibbles(bits) {
+		l.pair = new([256][2]float64)
+		for b := range l.pair {
+			l.pair[b] = [2]float64{l.lut[b&15], l.lut[b>>4]}
+		}
 	}
 }
 

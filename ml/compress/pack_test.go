@@ -76,7 +76,7 @@ func TestPackHandCodes(t *testing.T) {
 // TestPackAllBitsOddLengths: for every bit width and several odd and even
 // matrix sizes, random levels in −L..L survive Pack, Encode, Decode and
 // Dequantize exactly, and the packed forward pass equals the dequantised
-// model's.
+// model's over one step (codes read directly) and three (unpacked once).
 func TestPackAllBitsOddLengths(t *testing.T) {
 	r := nn.NewRand(3)
 	for bits := MinBits; bits <= MaxBits; bits++ {
@@ -109,12 +109,14 @@ func TestPackAllBitsOddLengths(t *testing.T) {
 					t.Fatalf("bits %d shape %v: weight %d = %v, want %v", bits, sh, i, w, d.W.W[i])
 				}
 			}
-			x := inputs(r, 1, 1, sh[0])[0]
-			want, _ := m.Forward(m.NewWorkspace(1), x, 1)
-			got, _ := pm2.Forward(pm2.NewWorkspace(1), x, 1)
-			for i := range want {
-				if got[i] != want[i] {
-					t.Errorf("bits %d shape %v: output %d = %v, want %v", bits, sh, i, got[i], want[i])
+			for _, steps := range []int{1, 3} { // codes read directly; unpacked once
+				x := inputs(r, 1, steps, sh[0])[0]
+				want, _ := m.Forward(m.NewWorkspace(steps), x, steps)
+				got, _ := pm2.Forward(pm2.NewWorkspace(steps), x, steps)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Errorf("bits %d shape %v steps %d: output %d = %v, want %v", bits, sh, steps, i, got[i], want[i])
+					}
 				}
 			}
 		}
