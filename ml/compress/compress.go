@@ -171,13 +171,13 @@ func Compress(m *nn.Sequential, cfg Config) (*Model, *Report, error) {
 	c.Quant = c.Shadow.Clone()
 	c.Requantize()
 	for k, mt := range c.Matrices {
-		rep.Matrices[k].Levels = distinctLevels(c.Quant.Layers()[mt.Layer], mt.Step)
+		rep.Matrices[k].Levels = distinctLevels(c.Quant.Layers()[mt.Layer])
 	}
 	return c, rep, nil
 }
 
 // distinctLevels counts the distinct values of a quantised weight matrix.
-func distinctLevels(l nn.Layer, step float64) int {
+func distinctLevels(l nn.Layer) int {
 	seen := map[float64]bool{}
 	for _, w := range matrixParam(l).W {
 		seen[w] = true

@@ -8,12 +8,18 @@ import (
 )
 
 // teacherTask returns a dataset of n inputs of in values in [−1, 1) with
-// out smooth targets y_j = sin(a_j·x + c_j) (fixed random a_j, c_j).
+// out smooth targets y_j = sin(a_j·x + c_j) (fixed random c_j and a_j with
+// N(0, 4/in) entries).
 func teacherTask(seed uint64, n, in, out int) nn.Dataset {
+	return teacherTaskFreq(seed, n, in, out, 2)
+}
+
+// teacherTaskFreq is teacherTask with a_j entries N(0, freq²/in).
+func teacherTaskFreq(seed uint64, n, in, out int, freq float64) nn.Dataset {
 	r := nn.NewRand(seed)
 	a := make([]float64, out*in)
 	for i := range a {
-		a[i] = 2 * r.NormFloat64() / math.Sqrt(float64(in))
+		a[i] = freq * r.NormFloat64() / math.Sqrt(float64(in))
 	}
 	c := make([]float64, out)
 	for i := range c {

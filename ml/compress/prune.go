@@ -138,9 +138,6 @@ func prune(ws [][]float64, cfg Config) (*Report, [][]bool) {
 		rep.LaplaceSparsity += mr.LaplaceSparsity * float64(len(w)) / float64(total)
 	}
 	// the empirical quantiles and the choice
-	use := func(k int, m Method) {
-		rep.Matrices[k].Method = m
-	}
 	if cfg.Scope == Global {
 		all := make([]int, len(ws))
 		for k := range all {
@@ -152,8 +149,7 @@ func prune(ws [][]float64, cfg Config) (*Report, [][]bool) {
 			m = MethodLaplace
 		}
 		for k := range ws {
-			rep.Matrices[k].QuantileThreshold = q
-			use(k, m)
+			rep.Matrices[k].QuantileThreshold, rep.Matrices[k].Method = q, m
 		}
 	} else {
 		for k := range ws {
@@ -163,7 +159,7 @@ func prune(ws [][]float64, cfg Config) (*Report, [][]bool) {
 			if mr.FitError == "" && math.Abs(mr.LaplaceSparsity-cfg.Sparsity) <= cfg.Tolerance {
 				m = MethodLaplace
 			}
-			use(k, m)
+			mr.Method = m
 		}
 	}
 	masks := make([][]bool, len(ws))
