@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/ccsim/ccsim/ml/nn"
 )
@@ -39,16 +40,19 @@ type Config struct {
 	Bits int
 	// Scope is Global (the paper) or PerLayer.
 	Scope Scope
+	// Step is the objective of the per-layer step (StepError or StepCover).
+	Step StepObjective
 	// Tolerance is the largest |achieved − target| sparsity (absolute) at
 	// which the Laplace threshold is used; beyond it the empirical |w|
 	// quantile replaces it (docs/compress.md "threshold"). In (0, 1).
 	Tolerance float64
 }
 
-// DefaultConfig returns p* = 0.65, B = 4, Global, tolerance 0.005 (the
-// issue's "sparsity within 0.5 % of target", read as 0.5 percentage points).
+// DefaultConfig returns p* = 0.65, B = 4, Global, StepError, tolerance
+// 0.005 (the "sparsity within 0.5 % of target", read as 0.5
+// percentage points).
 func DefaultConfig() Config {
-	return Config{Sparsity: 0.65, Bits: 4, Scope: Global, Tolerance: 0.005}
+	return Config{Sparsity: 0.65, Bits: 4, Scope: Global, Step: StepError, Tolerance: 0.005}
 }
 
 // Validate checks every field's range.
@@ -61,6 +65,9 @@ func (c Config) Validate() error {
 	}
 	if c.Scope != Global && c.Scope != PerLayer {
 		return fmt.Errorf("compress: scope = %d, want global (1) or per-layer (2)", uint8(c.Scope))
+	}
+	if c.Step != StepError && c.Step != StepCover {
+		return fmt.Errorf("compress: step = %d, want error (1) or cover (2)", uint8(c.Step))
 	}
 	if !(c.Tolerance > 0 && c.Tolerance < 1) {
 		return fmt.Errorf("compress: tolerance = %v, want (0, 1)", c.Tolerance)
@@ -150,20 +157,17 @@ func Compress(m *nn.Sequential, cfg Config) (*Model, *Report, error) {
 	for k := range c.Matrices {
 		mt := &c.Matrices[k]
 		mt.Mask = masks[k]
-		maxAbs := 0.0
+		var abs []float64
 		for i, w := range ws[k] {
 			if mt.Mask[i] {
-				maxAbs = max(maxAbs, math.Abs(w))
+				abs = append(abs, math.Abs(w))
 			} else {
 				ws[k][i] = 0
 			}
 		}
-		step, _, err := StepBisect(maxAbs, L)
+		step, err := layerStep(abs, L, cfg.Step)
 		if err != nil {
 			return nil, nil, fmt.Errorf("compress: %s: %w", mt.Name, err)
-		}
-		if math.IsInf(float64(float32(step)), 0) {
-			return nil, nil, fmt.Errorf("compress: %s: max |w| = %v does not fit a float32 step", mt.Name, maxAbs)
 		}
 		mt.Step = step
 		rep.Matrices[k].Name, rep.Matrices[k].Step = mt.Name, step
@@ -174,6 +178,22 @@ func Compress(m *nn.Sequential, cfg Config) (*Model, *Report, error) {
 		rep.Matrices[k].Levels = distinctLevels(c.Quant.Layers()[mt.Layer])
 	}
 	return c, rep, nil
+}
+
+// layerStep returns the step of one layer's kept magnitudes abs for the
+// objective, refusing one that float32 cannot hold.
+func layerStep(abs []float64, maxLevel int, obj StepObjective) (float64, error) {
+	var step float64
+	var err error
+	if obj == StepCover {
+		step, _, err = StepBisect(slices.Max(append(abs, 0)), maxLevel)
+	} else {
+		step, _, err = StepErrorBisect(abs, maxLevel)
+	}
+	if err == nil && (math.IsInf(step, 0) || step == 0) {
+		err = fmt.Errorf("step %v does not fit a positive float32", step)
+	}
+	return step, err
 }
 
 // distinctLevels counts the distinct values of a quantised weight matrix.

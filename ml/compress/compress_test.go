@@ -180,6 +180,7 @@ func TestCompressErrors(t *testing.T) {
 		{func(c *Config) { c.Bits = 9 }, []string{"bits = 9", "2..8"}},
 		{func(c *Config) { c.Scope = 0 }, []string{"scope = 0", "global (1) or per-layer (2)"}},
 		{func(c *Config) { c.Tolerance = 0 }, []string{"tolerance = 0", "(0, 1)"}},
+		{func(c *Config) { c.Step = 3 }, []string{"step = 3", "error (1) or cover (2)"}},
 	} {
 		cfg := DefaultConfig()
 		c.edit(&cfg)

@@ -2,7 +2,10 @@ package compress
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/ccsim/ccsim/ml/nn"
 )
 
 func TestMaxLevel(t *testing.T) {
@@ -90,4 +93,77 @@ func TestStepBisectAllBits(t *testing.T) {
 	}
 	_, _, err := StepBisect(math.NaN(), 7)
 	wantErr(t, err, "max |w|", "finite")
+}
+
+// TestStepErrorBisectHandCase: 2 bits (L = 1, levels −Δ, 0, Δ), kept
+// magnitudes eight 1s and one 2. For Δ in (2/3, 4/3] the 1s round to level
+// 1 and the 2 is clipped, so ½·dE/dΔ = 8·Δ/12 − (2 − Δ) = (5/3)·Δ − 2,
+// zero at Δ = 1.2, inside the interval: the step is float32(1.2), and every
+// weight quantises to 1.2.
+func TestStepErrorBisectHandCase(t *testing.T) {
+	abs := []float64{1, 1, 1, 1, 1, 1, 1, 1, 2}
+	step, iters, err := StepErrorBisect(abs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := float64(float32(1.2)); step != want {
+		t.Fatalf("step = %.17g (%d iterations), want %.17g", step, iters, want)
+	}
+	for _, w := range abs {
+		if q := Quantize(w, step, 1); q != step {
+			t.Errorf("Quantize(%v) = %v, want %v", w, q, step)
+		}
+	}
+	if g := errorSlope(abs, 1.19, 1); g >= 0 {
+		t.Errorf("slope at 1.19 = %v, want < 0", g)
+	}
+	if g := errorSlope(abs, 1.21, 1); g <= 0 {
+		t.Errorf("slope at 1.21 = %v, want > 0", g)
+	}
+	if s, _, err := StepErrorBisect([]float64{0, 0}, 7); err != nil || s != 1 {
+		t.Errorf("all-zero layer: step %v, %v; want 1, nil", s, err)
+	}
+	_, _, err = StepErrorBisect([]float64{1, -2}, 7)
+	wantErr(t, err, "magnitude 1 = -2", "≥ 0")
+}
+
+// TestStepErrorBeatsCover: on the kept weights of a Laplace layer pruned
+// at 65 %, the error-model step's actual squared error at 4 bits is within
+// 2 % of the best step of a 1000-point scan over [a/(4L), a/L] and at least
+// 15 % below the covering step's (it clips the few largest weights to
+// spend the 15 levels on the bulk); the slope changes sign at it.
+func TestStepErrorBeatsCover(t *testing.T) {
+	w := laplaceDraws(nn.NewRand(4), 8192, 0, 0.1)
+	beta := 0.1 * math.Log(1/(1-0.65))
+	var abs []float64
+	for _, v := range w {
+		if math.Abs(v) > beta {
+			abs = append(abs, math.Abs(v))
+		}
+	}
+	sse := func(step float64) float64 {
+		s := 0.0
+		for _, a := range abs {
+			d := a - Quantize(a, step, 7)
+			s += d * d
+		}
+		return s
+	}
+	a := slices.Max(abs)
+	best := math.Inf(1)
+	for i := range 1000 {
+		best = min(best, sse(a/28+float64(i)*(a/7-a/28)/999))
+	}
+	se, _, _ := StepErrorBisect(abs, 7)
+	sc, _, _ := StepBisect(a, 7)
+	t.Logf("error step %.5g: SSE %.4g; cover step %.5g: SSE %.4g; best of scan %.4g", se, sse(se), sc, sse(sc), best)
+	if sse(se) > 1.02*best {
+		t.Errorf("error step SSE %v, more than 2 %% above the scan's best %v", sse(se), best)
+	}
+	if !(sse(se) < 0.85*sse(sc)) {
+		t.Errorf("error step SSE %v, cover step SSE %v: want at least 15 %% lower", sse(se), sse(sc))
+	}
+	if errorSlope(abs, se*0.999, 7) >= 0 || errorSlope(abs, se*1.001, 7) <= 0 {
+		t.Errorf("the slope does not change sign at %v", se)
+	}
 }
