@@ -42,7 +42,7 @@ func compressReport(t *testing.T, name string, m *nn.Sequential, steps int, freq
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("%s, task frequency %v, p* %v, %d bits, %v scope: teacher training MSE %.4g", name, freq, cfg.Sparsity, cfg.Bits, cfg.Scope, loss)
+	t.Logf("%s, task frequency %v, p* %v, %d bits, %v scope, %v step: teacher training MSE %.4g", name, freq, cfg.Sparsity, cfg.Bits, cfg.Scope, cfg.Step, loss)
 	logReport(t, rep)
 	stage(t, "teacher (float)", m, m, test, steps)
 	stage(t, "pruned only (float)", m, c.Shadow, test, steps)
@@ -69,13 +69,18 @@ func TestReportDECC(t *testing.T) {
 	}
 	const mlp = "DECC-size MLP 5→128→64→32→32→16→11"
 	with := func(p float64, bits int, scope Scope) Config {
-		return Config{Sparsity: p, Bits: bits, Scope: scope, Tolerance: 0.005}
+		c := DefaultConfig()
+		c.Sparsity, c.Bits, c.Scope = p, bits, scope
+		return c
 	}
 	compressReport(t, mlp, deccMLP(t), 1, 2, DefaultConfig())
 	compressReport(t, mlp, deccMLP(t), 1, 2, with(0.65, 4, PerLayer))
 	compressReport(t, mlp, deccMLP(t), 1, 2, with(0.65, 8, Global)) // pruning's share
 	compressReport(t, mlp, deccMLP(t), 1, 2, with(0, 4, Global))    // quantisation's share
 	compressReport(t, mlp, deccMLP(t), 1, 0.5, DefaultConfig())     // a smoother teacher
+	cover := DefaultConfig()
+	cover.Step = StepCover
+	compressReport(t, mlp, deccMLP(t), 1, 2, cover) // the covering step
 	if !*reportShort {
 		compressReport(t, "DECC actor (LSTM), 5 steps", deccActor(t), 5, 2, DefaultConfig())
 	}
