@@ -207,7 +207,8 @@ func distinctLevels(l nn.Layer) int {
 
 // Requantize recomputes Quant from Shadow: every kept weight w becomes
 // Δ·Code(w, Δ, L), every pruned one 0, every bias float32(b). Fine-tuning
-// calls it after each step.
+// calls it after each step. The model must pass Check (one made by
+// Compress does).
 func (c *Model) Requantize() {
 	L := MaxLevel(c.Bits)
 	ql, sl := c.Quant.Layers(), c.Shadow.Layers()
@@ -234,12 +235,55 @@ func (c *Model) Requantize() {
 	}
 }
 
-// matrixOf returns the matrix of layer li (which has one).
+// Check reports the first inconsistency of a Model (one built by hand
+// rather than by Compress): bits out of range, missing models, Shadow and
+// Quant of different shapes, a weight matrix without its Matrix entry or
+// the reverse, a mask of the wrong length, a step that is not a positive
+// finite float32.
+func (c *Model) Check() error {
+	if c == nil || c.Shadow == nil || c.Quant == nil {
+		return errors.New("compress: model: nil model, Shadow or Quant")
+	}
+	if err := checkBits(c.Bits); err != nil {
+		return err
+	}
+	ql, sl := c.Quant.Layers(), c.Shadow.Layers()
+	if len(ql) != len(sl) || c.Quant.NumParams() != c.Shadow.NumParams() {
+		return errors.New("compress: model: Shadow and Quant differ in shape")
+	}
+	k := 0
+	for li, l := range ql {
+		if l.String() != sl[li].String() {
+			return fmt.Errorf("compress: model: layer %d is %v in Quant but %v in Shadow", li, l, sl[li])
+		}
+		p := matrixParam(l)
+		if p == nil {
+			continue
+		}
+		if k >= len(c.Matrices) || c.Matrices[k].Layer != li {
+			return fmt.Errorf("compress: model: layer %d (%v) has no Matrices entry (in layer order)", li, l)
+		}
+		mt := &c.Matrices[k]
+		if len(mt.Mask) != len(p.W) {
+			return fmt.Errorf("compress: model: layer %d mask has %d entries, want %d", li, len(mt.Mask), len(p.W))
+		}
+		if !(mt.Step > 0) || math.IsInf(mt.Step, 0) || float64(float32(mt.Step)) != mt.Step {
+			return fmt.Errorf("compress: model: layer %d step = %v, want a positive finite float32 value", li, mt.Step)
+		}
+		k++
+	}
+	if k != len(c.Matrices) {
+		return fmt.Errorf("compress: model: %d Matrices entries for %d weight matrices", len(c.Matrices), k)
+	}
+	return nil
+}
+
+// matrixOf returns the matrix of layer li (which has one: Check).
 func (c *Model) matrixOf(li int) *Matrix {
 	for k := range c.Matrices {
 		if c.Matrices[k].Layer == li {
 			return &c.Matrices[k]
 		}
 	}
-	panic(fmt.Sprintf("compress: layer %d has no matrix", li)) // Compress lists every one
+	panic(fmt.Sprintf("compress: layer %d has no matrix", li)) // excluded by Check
 }

@@ -125,8 +125,8 @@ func Distill(teacher *nn.Sequential, xs [][]float64, steps int) (nn.Dataset, err
 // straight through the quantiser. Masks and steps stay fixed; after every
 // batch Quant is recomputed. It returns each epoch's mean training loss.
 func FineTune(c *Model, teacher *nn.Sequential, xs [][]float64, steps int, cfg FineTuneConfig) ([]float64, error) {
-	if c == nil {
-		return nil, errors.New("compress: fine-tune: model is nil")
+	if err := c.Check(); err != nil {
+		return nil, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, err

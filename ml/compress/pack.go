@@ -1,7 +1,6 @@
 package compress
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -84,10 +83,7 @@ func (l *PackedLayer) buildLUT(bits int) {
 // Δ·q exactly (Δ has a 24-bit significand and |q| ≤ 127), so the codes are
 // recovered without loss.
 func Pack(c *Model) (*PackedModel, error) {
-	if c == nil || c.Quant == nil {
-		return nil, errors.New("compress: pack: model is nil")
-	}
-	if err := checkBits(c.Bits); err != nil {
+	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	pm := &PackedModel{Bits: c.Bits}

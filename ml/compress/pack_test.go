@@ -284,3 +284,30 @@ func TestPackErrors(t *testing.T) {
 		t.Error("Pack(nil): no error")
 	}
 }
+
+// TestModelCheck: hand-built models that Pack and FineTune refuse.
+func TestModelCheck(t *testing.T) {
+	for _, c := range []struct {
+		edit  func(*Model)
+		parts []string
+	}{
+		{func(c *Model) { c.Quant = nil }, []string{"nil"}},
+		{func(c *Model) { c.Matrices = c.Matrices[:1] }, []string{"layer 2", "no Matrices entry"}},
+		{func(c *Model) { c.Matrices = append(c.Matrices, Matrix{Layer: 5}) }, []string{"3 Matrices entries for 2"}},
+		{func(c *Model) { c.Matrices[0].Mask = c.Matrices[0].Mask[:2] }, []string{"layer 0 mask has 2 entries, want 3"}},
+		{func(c *Model) { c.Matrices[1].Step = 0.1 }, []string{"layer 2 step = 0.1", "float32"}},
+		{func(c *Model) { c.Matrices[1].Step = -1 }, []string{"layer 2 step = -1"}},
+		{func(c *Model) { c.Bits = 1 }, []string{"bits = 1", "2..8"}},
+		{func(c *Model) { c.Shadow = seq(t, dense(t, 3, 1)) }, []string{"differ in shape"}},
+	} {
+		m := handModel(t, 4)
+		c.edit(m)
+		_, err := Pack(m)
+		wantErr(t, err, c.parts...)
+		_, err = FineTune(m, m.Shadow, [][]float64{{1, 2, 3}}, 1, DefaultFineTune())
+		wantErr(t, err, c.parts...)
+	}
+	if err := handModel(t, 4).Check(); err != nil {
+		t.Error(err)
+	}
+}
