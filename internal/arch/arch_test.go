@@ -38,6 +38,7 @@ var layers = map[string]int{
 	"metrics":       1,
 	"cc/pidnnmodel": 1,
 	"ml/rl":         1, // reinforcement learning over ml/nn (docs/rl.md)
+	"ml/compress":   1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
 	// the fabric: hosts, switches, links
 	"fabric": 2,
 	// algorithms on the fabric; results as data
