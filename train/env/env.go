@@ -48,6 +48,9 @@ type Episode struct {
 	Hosts []HostBusy
 	// Decisions and Skipped total the hosts'.
 	Decisions, Skipped int64
+	// Net is the episode's network after the run, for inspection (flows'
+	// completion times and counters in Net.QPs, Net.Stats).
+	Net *fabric.Network
 }
 
 // flowRun is the controller's state of one flow.
@@ -94,7 +97,7 @@ func (e *Env) Episode(k int, pol Policy) (*Episode, error) {
 	n := len(b.Net.QPs)
 	r := &runner{e: e, envIdx: int32(k), pol: pol, net: b.Net, flows: make([]flowRun, n),
 		view: View{Flows: make([]FlowState, n)}, hosts: make([]*cores, len(b.Net.Nodes)),
-		ep: &Episode{Flows: n, T: Transitions{ObsDim: e.obsDim}}, next: make([]float64, e.obsDim),
+		ep: &Episode{Flows: n, T: Transitions{ObsDim: e.obsDim}, Net: b.Net}, next: make([]float64, e.obsDim),
 		act: make([]float64, ActDim), bufBytes: assemble.FabricConfig(e.cfg.Scenario).BufferBytes,
 		cost: e.cfg.Latency.Cost, ncores: max(1, e.cfg.Latency.Cores), skip: e.cfg.Latency.Queue == "skip"}
 	b.Net.SetAlgorithm(r.newAgent)
