@@ -198,3 +198,34 @@ func sameTransitions(t *testing.T, a, b *Transitions) {
 		}
 	}
 }
+
+// Scale mode's arithmetic (decc.md §1.5 eq. 2 on the rate): each boundary's
+// observed rate is the previous one × (1 + 0.85a) for a ≥ 0 or ÷ (1 −
+// 0.85a) for a < 0, truncated to whole b/s, within [min_rate, 1] × line.
+func TestScaleActionArithmetic(t *testing.T) {
+	y := starYAML(2, 1, 100, 50_000_000, 100, "{init_rate: 0.3, min_rate: 0.1}")
+	acts := []float64{0.5, 0.5, -0.5, 1, 1, 1, -1, -1, -1, -1, -1, 0.2}
+	k := 0
+	e := mustEnv(t, Config{Scenario: mustScenario(t, y), Seed: 1})
+	ep, err := e.Episode(0, PolicyFunc(func(_ int, _, out []float64) error {
+		out[0] = acts[k%len(acts)]
+		k++
+		return nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := float64(ep.Net.QPs[0].LineRateBps)
+	rate := int64(0.3 * line)
+	for i := range min(ep.T.Len(), 3*len(acts)) {
+		a := ep.T.Act[i]
+		r := float64(rate) * (1 + 0.85*a)
+		if a < 0 {
+			r = float64(rate) / (1 - 0.85*a)
+		}
+		rate = max(int64(min(r, line)), int64(0.1*line))
+		if got := ep.T.Next[i*e.ObsDim()+FRate]; got != float64(rate)/line {
+			t.Fatalf("boundary %d: rate %v, want %v", i+1, got*line, rate)
+		}
+	}
+}
