@@ -31,7 +31,8 @@ func mlp(t testing.TB, in int, hidden []int, out int) *nn.Sequential {
 // two parallel environments with per-environment noise; greedy, the
 // NetPolicy acts as rl.MADDPG.Act, bit for bit; the merged transitions
 // fill a replay buffer (one stream per flow and environment) from which
-// the learner takes gradient steps.
+// the learner takes gradient steps; the learner as an rl.Actor policy
+// (ActorPolicy) gives the transitions of its frozen copy.
 func TestTD3OverEnvironments(t *testing.T) {
 	cfg := rl.DefaultTD3()
 	cfg.History, cfg.BatchSize, cfg.ActorObs = 2, 16, 5
@@ -84,6 +85,19 @@ func TestTD3OverEnvironments(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// the learner itself as the policy (rl.Actor, greedy) acts as its
+	// frozen copy
+	e1 := mustEnv(t, Config{Scenario: s, Seed: 1, History: 2})
+	viaActor, err := e1.Episode(0, ActorPolicy{Actor: m, Agent: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	np, _ := NewNetPolicy(m.Actor(0).Clone(), cfg.Action, 2, NumLocal, 5)
+	viaNet, err := e1.Episode(0, np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameTransitions(t, &viaActor.T, &viaNet.T)
 	if _, err := NewNetPolicy(m.Actor(0), cfg.Action, 3, NumLocal, 5); err == nil {
 		t.Error("an actor of input 10 accepted for windows of 3 × 5")
 	}
