@@ -50,3 +50,10 @@ func BenchmarkStar16x32DECC(b *testing.B) {
 func BenchmarkStar16x32MTU4K(b *testing.B) {
 	benchEpisode(b, 200, "host: {payload_bytes: 4000}\n", Config{}, Constant(0))
 }
+
+// BenchmarkStar16x32HalfRTT is BenchmarkStar16x32 with intervals of half a
+// base RTT (params.agent.interval_rtts 0.5): half the packets per
+// transition.
+func BenchmarkStar16x32HalfRTT(b *testing.B) {
+	benchEpisode(b, 200, "params:\n  agent: {interval_rtts: 0.5}\n", Config{}, Constant(0))
+}
