@@ -57,3 +57,30 @@ func BenchmarkStar16x32MTU4K(b *testing.B) {
 func BenchmarkStar16x32HalfRTT(b *testing.B) {
 	benchEpisode(b, 200, "params:\n  agent: {interval_rtts: 0.5}\n", Config{}, Constant(0))
 }
+
+// BenchmarkStar16x32Stepper is BenchmarkStar16x32 driven through a
+// Stepper (a coroutine switch per decision).
+func BenchmarkStar16x32Stepper(b *testing.B) {
+	e := mustEnv(b, Config{Scenario: mustScenario(b, starYAML(16, 32, 400, 1_000_000_000, 200, "")), Seed: 1})
+	b.ReportAllocs()
+	n := 0
+	t0, c0 := time.Now(), processCPU()
+	for b.Loop() {
+		st := e.Stepper(0)
+		for {
+			if _, ok := st.Next(); !ok {
+				break
+			}
+			st.Act(0)
+		}
+		ep, err := st.Episode()
+		if err != nil {
+			b.Fatal(err)
+		}
+		n += ep.T.Len()
+	}
+	b.ReportMetric(float64(n)/time.Since(t0).Seconds(), "transitions/s")
+	if cpu := float64(processCPU()-c0) / 1e9; cpu > 0 {
+		b.ReportMetric(float64(n)/cpu, "transitions/cpu-s")
+	}
+}

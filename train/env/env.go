@@ -69,6 +69,7 @@ type runner struct {
 	e        *Env
 	envIdx   int32
 	pol      Policy
+	rec      Recorder // pol as a Recorder, or nil
 	net      *fabric.Network
 	flows    []flowRun
 	view     View
@@ -100,6 +101,7 @@ func (e *Env) Episode(k int, pol Policy) (*Episode, error) {
 		ep: &Episode{Flows: n, T: Transitions{ObsDim: e.obsDim}, Net: b.Net}, next: make([]float64, e.obsDim),
 		act: make([]float64, ActDim), bufBytes: assemble.FabricConfig(e.cfg.Scenario).BufferBytes,
 		cost: e.cfg.Latency.Cost, ncores: max(1, e.cfg.Latency.Cores), skip: e.cfg.Latency.Queue == "skip"}
+	r.rec, _ = pol.(Recorder)
 	b.Net.SetAlgorithm(r.newAgent)
 	r.ep.First = sim.Never
 	for _, f := range b.Flows {
@@ -172,6 +174,9 @@ func (r *runner) emit(f int, now sim.Time, done bool) {
 	fr.last = t.Len()
 	t.add(r.envIdx, int32(f), fr.obs, fr.act, rew, r.next, now, done, fr.skipped)
 	fr.pending = false
+	if r.rec != nil {
+		r.rec.Recorded(t, fr.last)
+	}
 }
 
 // decide pushes the new observation, asks the policy (unless the host's

@@ -100,6 +100,15 @@ type Policy interface {
 	Act(flow int, window []float64, out []float64) error
 }
 
+// Recorder is implemented by a policy that wants each transition as it
+// is recorded: the environment calls Recorded(t, i) after appending
+// transition i of the episode's t (at a boundary before asking for the
+// flow's next action; at a flow's completion without asking). t is the
+// live episode's store: read it during the call or by index later.
+type Recorder interface {
+	Recorded(t *Transitions, i int)
+}
+
 // PolicyFunc adapts a function to Policy.
 type PolicyFunc func(flow int, window []float64, out []float64) error
 
