@@ -51,6 +51,7 @@ var layers = map[string]int{
 	"scenario/assemble": 5,
 	// training and reproductions over runs
 	"train/pidnn": 6,
+	"train/env":   6,
 	"experiment":  6,
 	// paper reproductions
 	"experiment/exptest":       7,
