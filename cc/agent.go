@@ -270,6 +270,7 @@ func init() {
 		Name:     "agent",
 		Summary:  "rate set by a policy at every monitoring interval (training environment, docs/env.md); alone: a constant action",
 		Defaults: func() Params { return AgentDefaults() },
+		Harness:  true,
 		New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
 			ap := p.(*AgentParams)
 			return func(q *fabric.QP) fabric.Algorithm { return NewAgent(ap, int(q.ID), nil) }, fabric.Requirements{}

@@ -40,6 +40,10 @@ type Spec struct {
 	// flows were added), which may return nil where the feature does not
 	// act, and the period of the features' OnPeriod hook (0 = none).
 	Switch func(p Params) (func(sw *fabric.SwitchView) fabric.SwitchFeature, sim.Time)
+	// Harness marks a training harness rather than a congestion-control
+	// algorithm (e.g. agent, whose rate a policy sets: docs/env.md): it
+	// runs when named, but the default comparison (Compared) leaves it out.
+	Harness bool
 }
 
 var registry = map[string]*Spec{}
@@ -115,6 +119,18 @@ func Names() []string {
 		ns = append(ns, n)
 	}
 	sort.Strings(ns)
+	return ns
+}
+
+// Compared is the sorted list of the algorithms the built-in default
+// scenario compares: every registered one except training harnesses.
+func Compared() []string {
+	var ns []string
+	for _, n := range Names() {
+		if !registry[n].Harness {
+			ns = append(ns, n)
+		}
+	}
 	return ns
 }
 

@@ -13,13 +13,14 @@ var defaultYAML []byte
 func DefaultYAML() []byte { return defaultYAML }
 
 // Default returns the built-in default scenario (the 20-to-1 incast of
-// paper 001) with every registered algorithm selected.
+// paper 001) with every registered algorithm selected, training harnesses
+// (cc.Compared) aside.
 func Default() (*Scenario, error) {
 	s, err := Parse(defaultYAML)
 	if err != nil {
 		return nil, err
 	}
-	return s.WithCC(cc.Names())
+	return s.WithCC(cc.Compared())
 }
 
 // WithCC replaces the scenario's algorithm list (e.g. from --cc) and
