@@ -1,9 +1,6 @@
 package metrics
 
 import (
-	"math"
-	"math/bits"
-
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -12,28 +9,34 @@ import (
 // counted in the bucket of its value truncated to a whole nanosecond, so
 // the percentile it reports is exactly ⌊v/1 ns⌋ of the sample v the
 // canonical rule (docs/metrics.md §1) selects among all samples
-// (truncation is monotone, so it commutes with sorting). Count, sum (and
-// so the mean), minimum and maximum are exact to the picosecond.
+// (truncation is monotone, so it commutes with sorting). Count, minimum
+// and maximum are exact to the picosecond, and so are the sum and mean
+// while count × max < 2⁶³ ps (SumPs).
 //
-// The buckets live in pages of latPageNs consecutive nanoseconds,
-// allocated when a sample first falls in their range and indexed by a
-// table of page pointers. Memory is therefore 8 B per latPageNs ns up to
-// the largest latency (the table) plus 16 KiB per page holding a sample:
-// at most about 4 B per ns of the latency range actually covered
-// (1 ms of spread: 4 MiB), whatever the number of samples. Add allocates
-// only when a sample falls in a new page or beyond the table; in steady
-// state (latencies within the pages seen) it allocates nothing and
-// touches one counter. The zero value is ready to use.
+// The buckets are 16-bit counters in pages of latPageNs consecutive
+// nanoseconds, allocated when a sample first falls in their range and
+// indexed by a table of page pointers; a counter that passes 65,535
+// carries into a 32-bit counter of a parallel carry page, allocated at
+// the first carry of its page (so counts stay exact up to 2⁴⁸ samples per
+// nanosecond). Memory is therefore 8 B per latPageNs ns up to the largest
+// latency (the table) plus 8 KiB per page holding a sample and 16 KiB per
+// page with a bucket of more than 65,535 samples: at most about 2 B per
+// ns of the latency range actually covered, 6 B where single
+// nanoseconds hold that many samples, whatever the number of samples.
+// Add allocates only when a sample falls in a new page or beyond the
+// table (or carries for the first time in a page); in steady state it
+// allocates nothing and touches one counter. The zero value is ready to
+// use.
 type LatencyHist struct {
-	count    int64
-	sumHi    uint64 // 128-bit sum of the samples in ps (exact mean)
-	sumLo    uint64
+	count int64
+	// sum of the samples in ps, exact while count × max < 2⁶³ (checked
+	// where it is read: beyond, the mean comes from the buckets)
+	sum      int64
 	min, max sim.Time
 	pages    []*latPage
-	// wraps lists the buckets (ns) whose 32-bit counter wrapped, once per
-	// wrap: each entry adds 2³² samples to its bucket (never seen in
-	// practice: 4·10⁹ packets of the same nanosecond).
-	wraps []int64
+	// carry[k][i] counts the wraps of pages[k][i] past 65,535 (carry is
+	// nil, or as long as pages, with nil entries for pages without one)
+	carry []*latCarry
 }
 
 // latPageNs is the number of 1-ns buckets per page (a power of two).
@@ -42,11 +45,51 @@ const (
 	latPageNs   = 1 << latPageBits
 )
 
-// latPage counts the samples of latPageNs consecutive nanoseconds.
-type latPage [latPageNs]uint32
+// latPage counts the samples of latPageNs consecutive nanoseconds, mod
+// 2¹⁶ (an 8 KiB object: a size class of its own, no slack).
+type latPage [latPageNs]uint16
+
+// latCarry counts the wraps of a page's counters.
+type latCarry [latPageNs]uint32
 
 // Add records one latency sample; negative values count as 0.
 func (h *LatencyHist) Add(t sim.Time) {
+	if !h.TryAdd(t) {
+		h.addSlow(t)
+	}
+}
+
+// TryAdd is Add's fast path, for callers on a hot path: it records t if
+// t lies strictly above the minimum, at most at the maximum, in an
+// existing page, and its counter does not carry (the steady state), and
+// reports whether it did; if not, the caller calls Add. It makes no call,
+// so the compiler inlines it:
+//
+//	if !h.TryAdd(t) {
+//		h.Add(t)
+//	}
+func (h *LatencyHist) TryAdd(t sim.Time) bool {
+	ns := uint64(t) / uint64(sim.Nanosecond)
+	k := ns >> latPageBits
+	if t <= h.min || t > h.max || k >= uint64(len(h.pages)) {
+		return false
+	}
+	p := h.pages[k]
+	i := ns & (latPageNs - 1)
+	if p == nil || p[i] == 1<<16-1 {
+		return false
+	}
+	p[i]++
+	h.count++
+	h.sum += int64(t)
+	return true
+}
+
+// addSlow is Add for a sample that sets a new minimum or maximum, is
+// negative, falls in a page that does not exist yet, or carries.
+//
+//go:noinline
+func (h *LatencyHist) addSlow(t sim.Time) {
 	if t < 0 {
 		t = 0
 	}
@@ -57,16 +100,13 @@ func (h *LatencyHist) Add(t sim.Time) {
 		h.max = t
 	}
 	h.count++
-	var c uint64
-	h.sumLo, c = bits.Add64(h.sumLo, uint64(t), 0)
-	h.sumHi += c
+	h.sum += int64(t)
 	ns := uint64(t) / uint64(sim.Nanosecond)
 	if k := ns >> latPageBits; k < uint64(len(h.pages)) {
 		if p := h.pages[k]; p != nil {
 			i := ns & (latPageNs - 1)
-			p[i]++
-			if p[i] == 0 {
-				h.wrapped(ns)
+			if p[i]++; p[i] == 0 {
+				h.carryOut(ns)
 			}
 			return
 		}
@@ -76,8 +116,6 @@ func (h *LatencyHist) Add(t sim.Time) {
 
 // addNewPage counts a sample of ns nanoseconds whose page does not exist
 // yet: it grows the table and allocates the page.
-//
-//go:noinline
 func (h *LatencyHist) addNewPage(ns uint64) {
 	k := int(ns >> latPageBits)
 	if k >= len(h.pages) {
@@ -91,10 +129,21 @@ func (h *LatencyHist) addNewPage(ns uint64) {
 	h.pages[k][ns&(latPageNs-1)] = 1
 }
 
-// wrapped notes that bucket ns's counter wrapped past 2³² − 1.
+// carryOut notes that bucket ns's 16-bit counter wrapped past 65,535.
 //
 //go:noinline
-func (h *LatencyHist) wrapped(ns uint64) { h.wraps = append(h.wraps, int64(ns)) }
+func (h *LatencyHist) carryOut(ns uint64) {
+	k := int(ns >> latPageBits)
+	if len(h.carry) < len(h.pages) {
+		c := make([]*latCarry, len(h.pages))
+		copy(c, h.carry)
+		h.carry = c
+	}
+	if h.carry[k] == nil {
+		h.carry[k] = new(latCarry)
+	}
+	h.carry[k][ns&(latPageNs-1)]++
+}
 
 // Reset discards all samples, keeping the allocated pages.
 func (h *LatencyHist) Reset() {
@@ -103,8 +152,12 @@ func (h *LatencyHist) Reset() {
 			*p = latPage{}
 		}
 	}
-	pages := h.pages
-	*h = LatencyHist{pages: pages, wraps: h.wraps[:0]}
+	for _, c := range h.carry {
+		if c != nil {
+			*c = latCarry{}
+		}
+	}
+	*h = LatencyHist{pages: h.pages, carry: h.carry}
 }
 
 // Count is the number of samples.
@@ -116,28 +169,44 @@ func (h *LatencyHist) Min() sim.Time { return h.min }
 // Max is the largest sample, exact (0 with no samples).
 func (h *LatencyHist) Max() sim.Time { return h.max }
 
-// Mean is the mean sample in ps, from the exact sum (0 with no samples).
+// Mean is the mean sample in ps (0 with no samples): from the exact sum,
+// or, when the sum may have passed 2⁶³ ps (SumPs), from the buckets, each
+// sample taken as its whole ns plus 0.5 ns.
 func (h *LatencyHist) Mean() float64 {
 	if h.count == 0 {
 		return 0
 	}
-	return (float64(h.sumHi)*0x1p64 + float64(h.sumLo)) / float64(h.count)
+	if s, ok := h.SumPs(); ok {
+		return float64(s) / float64(h.count)
+	}
+	var sum float64
+	h.eachBucket(func(ns int64, n uint64) bool {
+		sum += (float64(ns) + 0.5) * float64(sim.Nanosecond) * float64(n)
+		return true
+	})
+	return sum / float64(h.count)
 }
 
-// SumPs is the exact sum of the samples in ps, and false if it does not
-// fit in an int64 (beyond 2⁶³ ps, about 107 days of summed latency).
+// SumPs is the exact sum of the samples in ps, and false if it may not
+// fit in an int64: when count × max reaches 2⁶³ ps (about 107 days of
+// summed latency, e.g. 10⁹ packets of 9 ms).
 func (h *LatencyHist) SumPs() (sum int64, ok bool) {
-	if h.sumHi != 0 || h.sumLo > math.MaxInt64 {
+	if h.count > 0 && float64(h.count)*float64(h.max) >= 0x1p63 {
 		return 0, false
 	}
-	return int64(h.sumLo), true
+	return h.sum, true
 }
 
-// Bytes is the memory the histogram holds (table, pages, wrap list).
+// Bytes is the memory the histogram holds (tables and pages).
 func (h *LatencyHist) Bytes() int64 {
-	b := int64(cap(h.pages))*8 + int64(cap(h.wraps))*8
+	b := int64(cap(h.pages))*8 + int64(cap(h.carry))*8
 	for _, p := range h.pages {
 		if p != nil {
+			b += latPageNs * 2
+		}
+	}
+	for _, c := range h.carry {
+		if c != nil {
 			b += latPageNs * 4
 		}
 	}
@@ -154,32 +223,41 @@ func (h *LatencyHist) PercentileNs(p float64) int64 {
 	if idx < 0 {
 		return -1
 	}
-	var extra map[int64]uint64 // wrapped buckets (almost always none)
-	if len(h.wraps) > 0 {
-		extra = make(map[int64]uint64, len(h.wraps))
-		for _, ns := range h.wraps {
-			extra[ns] += 1 << 32
-		}
-	}
 	var seen uint64
 	target := uint64(idx)
+	res := int64(h.max / sim.Nanosecond) // not used: the counts sum to count
+	h.eachBucket(func(ns int64, n uint64) bool {
+		seen += n
+		if seen > target {
+			res = ns
+			return false
+		}
+		return true
+	})
+	return res
+}
+
+// eachBucket calls f with every non-empty bucket (ns) and its count in
+// ascending order until f returns false.
+func (h *LatencyHist) eachBucket(f func(ns int64, n uint64) bool) {
 	for k, pg := range h.pages {
 		if pg == nil {
 			continue
 		}
+		var cy *latCarry
+		if k < len(h.carry) {
+			cy = h.carry[k]
+		}
 		for i, c := range pg {
 			n := uint64(c)
-			ns := int64(k)<<latPageBits + int64(i)
-			if extra != nil {
-				n += extra[ns]
+			if cy != nil {
+				n += uint64(cy[i]) << 16
 			}
-			seen += n
-			if seen > target {
-				return ns
+			if n > 0 && !f(int64(k)<<latPageBits+int64(i), n) {
+				return
 			}
 		}
 	}
-	return int64(h.max / sim.Nanosecond) // unreachable: the counts sum to count
 }
 
 // PacketLatency is the distribution of one-way packet latencies (ns):

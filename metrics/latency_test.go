@@ -81,6 +81,18 @@ func TestLatencyHistEdges(t *testing.T) {
 	if s != want {
 		t.Fatalf("summary %+v, want %+v", s, want)
 	}
+	// a sum that may pass 2⁶³ ps: the mean falls back to the buckets (each
+	// sample its ns + 0.5)
+	var g LatencyHist
+	g.Add(3 * sim.Nanosecond)
+	g.Add(5*sim.Nanosecond + 999)
+	if s, ok := g.SumPs(); !ok || s != 8999 || g.Mean() != 4499.5 {
+		t.Fatalf("sum %d %v mean %v", s, ok, g.Mean())
+	}
+	g.max = 1 << 62
+	if _, ok := g.SumPs(); ok || g.Mean() != 4500 {
+		t.Fatalf("overflow fallback: ok %v, mean %v, want 4500", ok, g.Mean())
+	}
 	h.Reset()
 	if h.Count() != 0 || h.PercentileNs(0) != -1 {
 		t.Fatal("Reset kept samples")
@@ -91,24 +103,35 @@ func TestLatencyHistEdges(t *testing.T) {
 	}
 }
 
-// TestLatencyHistWrap: a bucket past 2³² samples keeps its count through
-// the wrap list (set up by hand: 4·10⁹ Adds would take seconds).
-func TestLatencyHistWrap(t *testing.T) {
+// TestLatencyHistCarry: buckets past 65,535 samples carry into their
+// page's carry counters and keep exact counts; the percentiles still match
+// a sort, and Reset clears the carries.
+func TestLatencyHistCarry(t *testing.T) {
 	var h LatencyHist
+	var xs []sim.Time
+	add := func(x sim.Time, k int) {
+		for range k {
+			h.Add(x)
+			xs = append(xs, x)
+		}
+	}
+	add(5*sim.Microsecond, 1)
+	add(10*sim.Nanosecond, 70_000)              // one carry in page 0
+	add(10*sim.Microsecond+300, 3*65_536+1)     // three carries in page 2
+	add(10*sim.Microsecond+1*sim.Nanosecond, 5) // its neighbour, no carry
+	add(1*sim.Millisecond, 2)
+	if h.carry[0][10] != 1 || h.carry[2][10000-8192] != 3 || h.carry[1] != nil {
+		t.Fatalf("carries: %v %v %v", h.carry[0][10], h.carry[2][10000-8192], h.carry[1])
+	}
+	for _, p := range []float64{0, 0.2, 0.25, 0.5, 0.9, 0.99, 0.999999, 1} {
+		if got, want := h.PercentileNs(p), bruteLatency(xs, p); got != want {
+			t.Errorf("p=%v: %d ns, sort says %d", p, got, want)
+		}
+	}
+	h.Reset()
 	h.Add(10 * sim.Nanosecond)
-	h.Add(20 * sim.Nanosecond)
-	h.pages[0][10] = math.MaxUint32
-	h.count += math.MaxUint32 - 1
-	h.Add(10 * sim.Nanosecond) // wraps to 0: 2³² samples of 10 ns
-	if len(h.wraps) != 1 || h.pages[0][10] != 0 {
-		t.Fatalf("wraps %v, counter %d", h.wraps, h.pages[0][10])
-	}
-	// 2³² + 1 samples: index ⌊n·p⌋ < 2³² is 10 ns, the last is 20 ns
-	if got := h.PercentileNs(0.99); got != 10 {
-		t.Fatalf("p99 %d, want 10", got)
-	}
-	if got := h.PercentileNs(1); got != 20 {
-		t.Fatalf("max %d, want 20", got)
+	if h.carry[0][10] != 0 || h.PercentileNs(1) != 10 || h.Count() != 1 {
+		t.Fatalf("after Reset: carry %d", h.carry[0][10])
 	}
 }
 
@@ -126,8 +149,8 @@ func TestLatencyHistNoAllocSteady(t *testing.T) {
 	}); a != 0 {
 		t.Fatalf("%v allocations per Add", a)
 	}
-	// memory: 9.6 µs of range → 3 pages of 16 KiB and a table of 4 entries (grown 1, 2, 4)
-	if b := h.Bytes(); b != 3*16384+4*8 {
+	// memory: 9.6 µs of range → 3 pages of 8 KiB and a table of 4 entries (grown 1, 2, 4)
+	if b := h.Bytes(); b != 3*8192+4*8 {
 		t.Fatalf("%d bytes", b)
 	}
 }
