@@ -218,7 +218,7 @@ type Network struct {
 	// OnDataArrive, if set, is called for every data packet that reaches
 	// its destination host (duplicates and out-of-order packets included),
 	// with its send time and its arrival (now): the samples of
-	// Stats.Latency one by one, for tests and traces.
+	// Latency one by one, for tests and traces.
 	OnDataArrive func(q *QP, sent, now sim.Time)
 
 	// Progress, if set, is called about every million events with the
