@@ -47,7 +47,9 @@ func BenchmarkIncast20x10MBDCQCN(b *testing.B) { benchIncast(b, 10_000_000, "dcq
 func BenchmarkIncast20x1MBDCQCN(b *testing.B) { benchIncast(b, 1_000_000, "dcqcn") }
 
 // TestIncastSteadyStateAllocs checks that a run allocates O(flows), not
-// O(packets): a 10× larger transfer must not allocate more objects.
+// O(packets): a 10× larger transfer must not allocate more objects. Every
+// data packet's latency is recorded (Network.Latency, whose pages are
+// allocated per 4.096 µs of latency range, not per packet).
 func TestIncastSteadyStateAllocs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short")
@@ -56,6 +58,9 @@ func TestIncastSteadyStateAllocs(t *testing.T) {
 		return testing.AllocsPerRun(1, func() {
 			n := buildIncast(t, size, "dcqcn")
 			n.Run()
+			if h := n.Latency(); h.Count() != n.Stats.DataRxPackets || h.Count() < size/1000*20 {
+				t.Fatalf("%d latency samples, %d data packets received", h.Count(), n.Stats.DataRxPackets)
+			}
 		})
 	}
 	small, large := count(1_000_000), count(10_000_000)

@@ -293,6 +293,16 @@ func (n *Network) receiveData(pi int32) {
 	q := &n.QPs[pk.QP]
 	n.Stats.DataRxPackets++
 	n.Stats.DataRxBytes += int64(pk.Payload)
+	q.RxBytes += int64(pk.Payload)
+	// one-way network latency (docs/metrics.md §16): TS is the start of
+	// the packet's transmission at the sender's NIC (sendData), now the
+	// arrival of its last bit
+	if lat := n.now - pk.TS; !n.latency.TryAdd(lat) {
+		n.latency.Add(lat) // a new extreme or page: rare
+	}
+	if n.OnDataArrive != nil {
+		n.OnDataArrive(q, pk.TS, n.now)
+	}
 	var kind Kind
 	notify, narg := false, int64(0)
 	switch {

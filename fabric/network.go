@@ -20,6 +20,7 @@ import (
 	"math/rand/v2"
 	"unsafe"
 
+	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -194,6 +195,8 @@ type Network struct {
 	viaDist [][]int32
 
 	Stats Stats
+	// latency: one-way network latency of data packets (Latency)
+	latency metrics.LatencyHist
 
 	ackInfo AckInfo // scratch passed to Algorithm.OnAck
 	notice  Notice  // scratch passed to Algorithm.OnNotice
@@ -211,6 +214,12 @@ type Network struct {
 	OnMessageDone func(q *QP, msg int64, post, done sim.Time)
 
 	pfcLog func(ev PFCEvent)
+
+	// OnDataArrive, if set, is called for every data packet that reaches
+	// its destination host (duplicates and out-of-order packets included),
+	// with its send time and its arrival (now): the samples of
+	// Latency one by one, for tests and traces.
+	OnDataArrive func(q *QP, sent, now sim.Time)
 
 	// Progress, if set, is called about every million events with the
 	// current simulated time.
@@ -321,6 +330,26 @@ func (n *Network) DataInFlight() (pkts, bytes int64) {
 	return
 }
 
+// FlowInFlight returns the payload bytes of each flow's data packets
+// queued or on wires (indexed by QP), in dst if it is long enough.
+func (n *Network) FlowInFlight(dst []int64) []int64 {
+	if cap(dst) < len(n.QPs) {
+		dst = make([]int64, len(n.QPs))
+	}
+	dst = dst[:len(n.QPs)]
+	clear(dst)
+	inFree := make([]bool, len(n.pkts))
+	for _, i := range n.free {
+		inFree[i] = true
+	}
+	for i := range n.pkts {
+		if pk := &n.pkts[i]; !inFree[i] && pk.Kind == KindData {
+			dst[pk.QP] += int64(pk.Payload)
+		}
+	}
+	return dst
+}
+
 // QueueBytes is the number of bytes queued at the port, all classes.
 func (p *Port) QueueBytes() int64 { return p.qTotal }
 
@@ -334,6 +363,13 @@ func (p *Port) IngressBytes() int64 {
 	}
 	return b
 }
+
+// Latency is the one-way network latency of every data packet that
+// reached its destination host, retransmitted copies included: from the
+// start of its transmission at the sender's NIC (Packet.TS) to the arrival
+// of its last bit at the receiver's NIC (docs/metrics.md §16). (It is not
+// in Stats, which stays comparable with ==.)
+func (n *Network) Latency() *metrics.LatencyHist { return &n.latency }
 
 // QueueHighWater is the largest number of pending events the run had.
 func (n *Network) QueueHighWater() int { return n.q.HighWater() }

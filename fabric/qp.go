@@ -168,7 +168,11 @@ type QP struct {
 	chain        int32 // message chain: Network.chains[chain−1]; 0 = none
 
 	// receiver side
-	rcvNxt    int64
+	rcvNxt int64
+	// RxBytes counts the payload of every data packet that reached the
+	// receiver, duplicates and out-of-order packets it discarded included
+	// (Delivered counts each byte once).
+	RxBytes   int64
 	nackTimer sim.Time
 	lastNack  int64
 	lastCNP   sim.Time
@@ -199,6 +203,11 @@ type QP struct {
 	// statistics
 	TxPackets, RetxBytes, TxBytes int64
 	CNPs, Nacks                   int64 // congestion notifications (CNP flags and CNP packets) and NACKs received
+	// DataDrops and DataDropBytes count the flow's data packets dropped
+	// (switch admission, no route, link loss) and their payload; CtrlDrops
+	// its ACKs, NACKs, CNPs and switch notices dropped
+	// (docs/metrics.md §17).
+	DataDrops, DataDropBytes, CtrlDrops int64
 	// RateCuts counts rate decreases: calls of SetRate/SetRateRepace with
 	// a rate below the current one (congestion events as the sender acts
 	// on them).

@@ -149,11 +149,22 @@ func (n *Network) switchReceive(in int32, pi int32) {
 }
 
 func (n *Network) countDrop(pk *Packet) {
+	// attributed to the packet's flow (docs/metrics.md §17); PFC frames
+	// (QP −1) belong to no flow
+	var q *QP
+	if pk.QP >= 0 {
+		q = &n.QPs[pk.QP]
+	}
 	if pk.Kind == KindData {
 		n.Stats.DataDropPackets++
 		n.Stats.DataDropBytes += int64(pk.Payload)
+		q.DataDrops++
+		q.DataDropBytes += int64(pk.Payload)
 	} else {
 		n.Stats.CtrlDrops++
+		if q != nil {
+			q.CtrlDrops++
+		}
 	}
 }
 

@@ -23,6 +23,7 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 		r.EventsPerS = float64(n.Stats.Events) / wall
 	}
 	b.collectFlows(r, end)
+	b.collectLosses(r, end)
 	r.Messages = b.msgs
 	if s.Workload.Perftest != nil {
 		r.Perftest = b.perftestSummary(end)
@@ -91,6 +92,43 @@ func (b *Built) collectFlows(r *result.Result, end sim.Time) {
 	r.Summary = metrics.SummarizeFlows(r.Flows, end)
 	r.FCTGroups = groupSummaries(r.Flows, end)
 	r.Jain = metrics.Jain(goodputs)
+}
+
+// collectLosses fills flow_losses.csv's rows and the totals of
+// summary.json's latency, losses and goodput (docs/metrics.md §16–§18).
+func (b *Built) collectLosses(r *result.Result, end sim.Time) {
+	n := b.Net
+	r.Latency = n.Latency().Summary()
+	inflight := n.FlowInFlight(nil)
+	r.FlowLosses = make([]result.FlowLoss, len(n.QPs))
+	var ctrl int64
+	for i := range n.QPs {
+		q := &n.QPs[i]
+		fl := result.FlowLoss{ID: i, SentBytes: q.TxBytes, RxBytes: q.RxBytes, InFlightBytes: inflight[i],
+			DataDrops: q.DataDrops, DropBytes: q.DataDropBytes, CtrlDrops: q.CtrlDrops, GoodputBytes: q.Delivered()}
+		switch {
+		case q.Done:
+			fl.Duration = q.Finish - q.Start
+		case q.Started() && q.Start < end:
+			fl.Duration = end - q.Start
+		}
+		r.FlowLosses[i] = fl
+		l, g := &r.Losses, &r.Goodput
+		l.DataPackets += q.DataDrops
+		l.DataBytes += q.DataDropBytes
+		ctrl += q.CtrlDrops
+		if q.DataDrops > 0 {
+			l.FlowsWithLoss++
+		}
+		g.Bytes += fl.GoodputBytes
+		g.DuplicateBytes += q.RxBytes - fl.GoodputBytes
+		g.RetransmittedBytes += q.RetxBytes
+	}
+	r.Losses.CtrlPackets = ctrl
+	r.Losses.Unattributed = n.Stats.CtrlDrops - ctrl // PFC frames: no flow
+	if span := end - b.first; len(n.QPs) > 0 && span > 0 {
+		r.Goodput.Gbps = float64(r.Goodput.Bytes) * 8 / span.Seconds() / 1e9
+	}
 }
 
 // collectPorts fills the PFC account (per paused transmitter), the drops

@@ -46,6 +46,12 @@ type Result struct {
 	QueueStats  []metrics.QueueStats `json:"queue_stats,omitempty"`
 	Window      *WindowSummary       `json:"window,omitempty"`
 	Congestion  CongestionSummary    `json:"congestion"`
+	// Latency is the one-way network latency of every data packet that
+	// reached its receiver (docs/metrics.md §16).
+	Latency metrics.PacketLatency `json:"latency"`
+	// Losses and Goodput total flow_losses.csv (docs/metrics.md §17, §18).
+	Losses  LossSummary    `json:"losses"`
+	Goodput GoodputSummary `json:"goodput"`
 	// FCTGroups summarises the flows of each traffic class (flows.csv's
 	// group column) when the workload tags flows (cross_dc, perftest).
 	FCTGroups map[string]metrics.FCTSummary `json:"fct_groups,omitempty"`
@@ -55,6 +61,8 @@ type Result struct {
 	// (messages.csv, written when Files.Messages is set).
 	Messages  []metrics.MessageRecord `json:"-"`
 	FlowStats []FlowStat              `json:"-"`
+	// FlowLosses are the rows of flow_losses.csv, in flow order.
+	FlowLosses []FlowLoss `json:"-"`
 	// PerRTT are the per-RTT samples of the flows listed in
 	// outputs.rtt_per_rtt_flows, in the order taken (rtt_per_rtt.csv).
 	PerRTT []PerRTTSample `json:"-"`
@@ -165,4 +173,58 @@ type ByteSummary struct {
 	Delivered int64 `json:"delivered"`
 	InFlight  int64 `json:"in_flight"`
 	Dropped   int64 `json:"dropped"`
+}
+
+// LossSummary totals the packets dropped in the network (switch
+// admission, no route, lossy links), attributed to flows
+// (docs/metrics.md §17; per flow in flow_losses.csv).
+type LossSummary struct {
+	DataPackets int64 `json:"data_packets"` // data packets dropped
+	DataBytes   int64 `json:"data_bytes"`   // their payload (= bytes.dropped)
+	CtrlPackets int64 `json:"ctrl_packets"` // ACKs, NACKs, CNPs and switch notices of flows dropped
+	// Unattributed counts dropped packets of no flow (PFC frames lost on
+	// lossy links).
+	Unattributed int64 `json:"unattributed"`
+	// FlowsWithLoss counts the flows that lost at least one data packet.
+	FlowsWithLoss int `json:"flows_with_loss"`
+}
+
+// GoodputSummary totals the goodput (docs/metrics.md §18): payload
+// delivered in order for the first time, each byte counted once.
+type GoodputSummary struct {
+	Bytes int64 `json:"bytes"`
+	// DuplicateBytes is the payload that reached receivers but was not
+	// new in-order data (retransmitted copies of delivered bytes,
+	// out-of-order packets discarded by go-back-N).
+	DuplicateBytes int64 `json:"duplicate_bytes"`
+	// RetransmittedBytes is the payload senders sent more than once.
+	RetransmittedBytes int64 `json:"retransmitted_bytes"`
+	// Gbps is Bytes × 8 over the time from the first flow start to the
+	// end of the run.
+	Gbps float64 `json:"gbps"`
+}
+
+// FlowLoss is one row of flow_losses.csv: a flow's data-byte account,
+// its drops and its goodput (docs/outputs.md §16).
+type FlowLoss struct {
+	ID            int
+	SentBytes     int64 // payload sent, retransmissions included
+	RxBytes       int64 // payload that reached the receiver, duplicates included
+	InFlightBytes int64 // payload queued or on wires at the end
+	DataDrops     int64 // data packets dropped
+	DropBytes     int64 // their payload
+	CtrlDrops     int64 // ACKs, NACKs, CNPs and notices of the flow dropped
+	GoodputBytes  int64 // payload delivered in order for the first time
+	// Duration is the goodput's time base: the FCT of a finished flow,
+	// end − start of an unfinished one, 0 for a flow that never started.
+	Duration sim.Time
+}
+
+// GoodputGbps is the flow's goodput rate, GoodputBytes × 8 / Duration
+// (0 when Duration is 0).
+func (f *FlowLoss) GoodputGbps() float64 {
+	if f.Duration <= 0 {
+		return 0
+	}
+	return float64(f.GoodputBytes) * 8 / f.Duration.Seconds() / 1e9
 }

@@ -131,6 +131,7 @@ func (r *Result) files() []resultFile {
 	return []resultFile{
 		{"flows.csv", true, func(w io.Writer) error { return metrics.WriteFlowsCSV(w, r.Flows) }},
 		{"flow_stats.csv", true, r.writeFlowStats},
+		{"flow_losses.csv", true, r.writeFlowLosses},
 		{"rtt_per_rtt.csv", r.Files.RTTPerRTT, r.writePerRTT},
 		{"messages.csv", r.Files.Messages, func(w io.Writer) error { return metrics.WriteMessagesCSV(w, r.Messages) }},
 		{"fct.txt", r.Files.RefFCT, func(w io.Writer) error { return metrics.WriteRefFCT(w, r.Flows, metrics.RefIP) }},
@@ -147,6 +148,28 @@ func (r *Result) writeFlowStats(f io.Writer) error {
 	w.WriteString("flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes\n")
 	for _, st := range r.FlowStats {
 		fmt.Fprintf(w, "%d,%d,%d,%d,%d\n", st.ID, st.CNPs, st.RateCuts, st.TxPackets, st.RetxByte)
+	}
+	return w.Flush()
+}
+
+// writeFlowLosses writes flow_losses.csv (docs/outputs.md §16).
+func (r *Result) writeFlowLosses(f io.Writer) error {
+	w := bufio.NewWriterSize(f, 1<<16)
+	w.WriteString("flow_id,sent_bytes,received_bytes,in_flight_bytes,dropped_bytes,data_drops,ctrl_drops,goodput_bytes,duration_ns,goodput_gbps\n")
+	var buf []byte
+	for i := range r.FlowLosses {
+		x := &r.FlowLosses[i]
+		buf = strconv.AppendInt(buf[:0], int64(x.ID), 10)
+		for _, v := range [...]int64{x.SentBytes, x.RxBytes, x.InFlightBytes, x.DropBytes, x.DataDrops, x.CtrlDrops, x.GoodputBytes} {
+			buf = append(buf, ',')
+			buf = strconv.AppendInt(buf, v, 10)
+		}
+		buf = append(buf, ',')
+		buf = metrics.AppendNs(buf, x.Duration)
+		buf = append(buf, ',')
+		buf = strconv.AppendFloat(buf, x.GoodputGbps(), 'f', 6, 64)
+		buf = append(buf, '\n')
+		w.Write(buf)
 	}
 	return w.Flush()
 }

@@ -45,8 +45,8 @@ func TestWriteReplacesTheResultDirectory(t *testing.T) {
 		}
 		return out
 	}
-	if got := names(dir); !slices.Equal(got, []string{"flow_stats.csv", "flows.csv", "summary.json"}) {
-		t.Errorf("result directory holds %v, want only this run's flow_stats.csv, flows.csv, summary.json", got)
+	if got := names(dir); !slices.Equal(got, []string{"flow_losses.csv", "flow_stats.csv", "flows.csv", "summary.json"}) {
+		t.Errorf("result directory holds %v, want only this run's flow_losses.csv, flow_stats.csv, flows.csv, summary.json", got)
 	}
 	if got := names(root); !slices.Equal(got, []string{"none"}) {
 		t.Errorf("beside it: %v, want nothing left over", got)
@@ -83,8 +83,10 @@ func TestWriteOptionalFiles(t *testing.T) {
 		return &result.Result{Scenario: "f", CC: "none",
 			Flows:     []metrics.FlowRecord{{ID: 0, Src: 0, Dst: 1, SizeBytes: 1000, Done: true, Finish: sim.Microsecond}},
 			FlowStats: []result.FlowStat{{ID: 0, CNPs: 1, RateCuts: 2, TxPackets: 3, RetxByte: 4}},
-			PerRTT:    []result.PerRTTSample{{Flow: 2, At: 1500 * sim.Picosecond, RTT: 10 * sim.Microsecond}},
-			Messages:  []metrics.MessageRecord{{Flow: 0, Msg: 0, Post: 0, Done: sim.Microsecond}},
+			FlowLosses: []result.FlowLoss{{ID: 0, SentBytes: 9000, RxBytes: 5000, InFlightBytes: 1000, DataDrops: 3, DropBytes: 3000,
+				CtrlDrops: 1, GoodputBytes: 4000, Duration: 2*sim.Microsecond + 500*sim.Picosecond}},
+			PerRTT:   []result.PerRTTSample{{Flow: 2, At: 1500 * sim.Picosecond, RTT: 10 * sim.Microsecond}},
+			Messages: []metrics.MessageRecord{{Flow: 0, Msg: 0, Post: 0, Done: sim.Microsecond}},
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "off")
@@ -96,11 +98,16 @@ func TestWriteOptionalFiles(t *testing.T) {
 	for _, e := range es {
 		got = append(got, e.Name())
 	}
-	if !slices.Equal(got, []string{"flow_stats.csv", "flows.csv", "summary.json"}) {
+	if !slices.Equal(got, []string{"flow_losses.csv", "flow_stats.csv", "flows.csv", "summary.json"}) {
 		t.Errorf("without Files: %v", got)
 	}
 	if s := readFile(t, dir, "flow_stats.csv"); s != "flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes\n0,1,2,3,4\n" {
 		t.Errorf("flow_stats.csv = %q", s)
+	}
+	// 4000 B in 2000.5 ns: 32,000 b / 2000.5 ns = 15.996001 Gb/s
+	if s := readFile(t, dir, "flow_losses.csv"); s != "flow_id,sent_bytes,received_bytes,in_flight_bytes,dropped_bytes,data_drops,ctrl_drops,goodput_bytes,duration_ns,goodput_gbps\n"+
+		"0,9000,5000,1000,3000,3,1,4000,2000.5,15.996001\n" {
+		t.Errorf("flow_losses.csv = %q", s)
 	}
 
 	r := base()
@@ -185,7 +192,8 @@ func TestSummaryJSON(t *testing.T) {
 		}
 	}
 	want := []string{"scenario", "cc", "seed", "fct", "rtt", "rtt_per_rtt", "pfc", "bytes", "drops", "link_losses",
-		"ecn_marked", "jain_goodput", "events", "wall_seconds", "events_per_second", "sim_end_ns", "congestion"}
+		"ecn_marked", "jain_goodput", "events", "wall_seconds", "events_per_second", "sim_end_ns", "congestion",
+		"latency", "losses", "goodput"}
 	if !slices.Equal(keys, want) {
 		t.Errorf("summary.json keys %v, want %v", keys, want)
 	}
