@@ -167,3 +167,28 @@ func BenchmarkLatencyHistAdd(b *testing.B) {
 		h.Add(xs[i&4095])
 	}
 }
+
+// Summary's percentiles come from one walk over the buckets; they must
+// equal PercentileNs's, which walks once per quantile.
+func TestLatencySummaryOneWalk(t *testing.T) {
+	var h LatencyHist
+	r := rand.New(rand.NewPCG(7, 9))
+	for i := 0; i < 200000; i++ {
+		// a dense body and a sparse tail across many pages
+		v := sim.Time(r.IntN(50000)) * sim.Nanosecond
+		if i%97 == 0 {
+			v = sim.Time(r.IntN(3_000_000))*sim.Nanosecond + sim.Time(r.IntN(1000))
+		}
+		h.Add(v)
+	}
+	s := h.Summary()
+	if s.P50Ns != h.PercentileNs(0.5) || s.P99Ns != h.PercentileNs(0.99) || s.P999Ns != h.PercentileNs(0.999) {
+		t.Errorf("Summary p50/p99/p999 = %d/%d/%d, PercentileNs %d/%d/%d", s.P50Ns, s.P99Ns, s.P999Ns,
+			h.PercentileNs(0.5), h.PercentileNs(0.99), h.PercentileNs(0.999))
+	}
+	var one LatencyHist
+	one.Add(1234567)
+	if s := one.Summary(); s.P50Ns != 1234 || s.P999Ns != 1234 {
+		t.Errorf("one sample: %+v", s)
+	}
+}
