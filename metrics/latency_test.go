@@ -192,3 +192,17 @@ func TestLatencySummaryOneWalk(t *testing.T) {
 		t.Errorf("one sample: %+v", s)
 	}
 }
+
+// BenchmarkLatencySummary: the end-of-run summary of a histogram shaped
+// like the 20 × 10 MB incast's (samples over ≈ 1.9 ms, 450 pages).
+func BenchmarkLatencySummary(b *testing.B) {
+	var h LatencyHist
+	r := rand.New(rand.NewPCG(3, 4))
+	for i := 0; i < 200000; i++ {
+		h.Add(sim.Time(r.IntN(1_900_000)) * sim.Nanosecond)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = h.Summary()
+	}
+}
