@@ -285,7 +285,7 @@ func lowestByPoint(ax e2Axis, vals map[string][]*e2Point) string {
 		for _, a := range algs {
 			v := vals[a.CC][i].avg.Mean()
 			if math.IsNaN(v) {
-				best, bv = experiment.Dash, math.Inf(-1)
+				best = experiment.Dash
 				break
 			}
 			if v < bv {
