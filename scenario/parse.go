@@ -104,9 +104,7 @@ func decode(data []byte) (*Scenario, Errors, error) {
 		if !errors.As(err, &te) {
 			return nil, nil, fmt.Errorf("scenario: %w", err)
 		}
-		for _, m := range te.Errors {
-			errs = append(errs, errors.New(m))
-		}
+		errs, s.undecoded = explain(&root, te.Errors)
 	}
 	errs = append(errs, s.applyDefaults(&root)...)
 	return &s, errs, nil

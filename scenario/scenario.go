@@ -32,6 +32,7 @@ type Scenario struct {
 	ccParams    map[string]cc.Params // validated parameters of the algorithms in CC
 	dir         string               // directory of the scenario file (relative paths)
 	sound       Soundness            // sections that passed validation
+	undecoded   []string             // field paths the decoder could not fill (decodeerr.go)
 	// node names of the topology's graph (named kinds) for NodeID fields,
 	// and whether they are known (see resolveNames)
 	nodeNames  []string

@@ -278,7 +278,7 @@ var badCases = []badCase{
 	{name: "unknown flow field", set: map[string]string{"workload": "workload: {flows: [{src: 0, dst: 1, size_bytes: 1, colour: red}]}"}, want: []string{"colour"}},
 	{name: "unknown ecn rule field", set: map[string]string{"switch": "switch: {ecn_rules: [{link_gbps: 100, kmin: 1}]}"}, want: []string{"kmin"}},
 	{name: "unknown outputs field", extra: "outputs: {queue_sample_ns: 5}\n", want: []string{"queue_sample_ns"}},
-	{name: "wrong type", set: map[string]string{"topology": "topology: {hosts: four}"}, want: []string{"four", "int"}},
+	{name: "wrong type", set: map[string]string{"topology": "topology: {hosts: four}"}, want: []string{"topology.hosts = four", "want a whole number"}},
 	{name: "negative seed", extra: "seed: -1\n", want: []string{"-1"}},
 
 	{name: "unknown algorithm", set: map[string]string{"cc": "cc: [bogus]"}, want: []string{"cc[0]", `unknown algorithm "bogus"`, "dcqcn", "none"}},

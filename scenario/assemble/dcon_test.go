@@ -197,7 +197,7 @@ func TestNodeNameErrors(t *testing.T) {
 		{"list entry", base + "workload: {incast: {senders: [H1, Q], receiver: R0, sizes_bytes: [1]}}\n",
 			[]string{`workload.incast.senders[1] = "Q": not a node of topology.kind dcon_testbed`}},
 		{"no secondary errors", base + "workload: {flows: [{src: [1], dst: X, size_bytes: 1}]}\noutputs: {series: {bin_us: 1, queue_ports: [{node: Y, port: 0}]}}\n",
-			[]string{"line 2: cannot unmarshal !!seq into int"}},
+			[]string{"line 2: workload.flows[0].src is a list: want a whole number"}},
 		{"fixed shape", "topology: {kind: dcon_testbed, spines: 4}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1}]}\n",
 			[]string{"topology.spines = 4: kind dcon_testbed has a fixed shape"}},
 	} {
