@@ -497,3 +497,28 @@ func TestLoad(t *testing.T) {
 		t.Errorf("Load(bad) error = %v", err)
 	}
 }
+
+// The file `ccsim default` prints runs what `ccsim` runs: the default
+// scenario with every compared algorithm (issue 19 §3.7: the printed
+// template had no cc list, so running it ran dcqcn alone).
+func TestDefaultTemplateRunsTheDefault(t *testing.T) {
+	tmpl, err := scenario.Parse(scenario.DefaultTemplate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	def, err := scenario.Default()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(tmpl.CC, def.CC) {
+		t.Errorf("template cc = %v, want Default's %v", tmpl.CC, def.CC)
+	}
+	bare, err := scenario.Parse(scenario.DefaultYAML())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual([]any{tmpl.Name, tmpl.Seed, tmpl.StopMs, tmpl.Topology, tmpl.Switch, tmpl.Host, tmpl.Workload, tmpl.Outputs},
+		[]any{bare.Name, bare.Seed, bare.StopMs, bare.Topology, bare.Switch, bare.Host, bare.Workload, bare.Outputs}) {
+		t.Errorf("the template changes more than the cc list")
+	}
+}

@@ -305,10 +305,10 @@ func listCmd() *cobra.Command {
 func defaultCmd() *cobra.Command {
 	return &cobra.Command{
 		Use:   "default",
-		Short: "print the built-in default scenario (YAML)",
+		Short: "print the built-in default scenario (YAML) with its cc list (every compared algorithm)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := cmd.OutOrStdout().Write(scenario.DefaultYAML())
+			_, err := cmd.OutOrStdout().Write(scenario.DefaultTemplate())
 			return err
 		},
 	}
