@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario/result"
+	"github.com/ccsim/ccsim/sim"
 )
 
 // RefComparison compares ccsim's per-flow FCTs with a reference fct.txt.
@@ -109,6 +110,9 @@ func CompareRangesOf(ss metrics.FCTSummary, refPath string) ([]RangeComparison, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", refPath, err)
 	}
+	if len(ref) == 0 {
+		return nil, fmt.Errorf("%s: no flows (want the reference simulator's fct.txt: one finished flow per line, 8 fields)", refPath)
+	}
 	recs := make([]metrics.FlowRecord, len(ref))
 	for i, l := range ref {
 		recs[i] = l.Record(i)
@@ -128,4 +132,40 @@ func CompareRangesOf(ss metrics.FCTSummary, refPath string) ([]RangeComparison, 
 		out = append(out, c)
 	}
 	return out, nil
+}
+
+// RefInputs checks that a run and a reference fct file simulated the same
+// flows: it returns the number of reference flows and how many of them
+// have no flow of the run with the same size and start time (to the
+// nanosecond; each run flow matches once). A comparison with unmatched
+// flows compares different workloads, and its differences mean nothing
+// (issue 19 §3.9: a run against another input's reference showed
+// "+1662 %" without a warning). An empty reference is an error.
+func RefInputs(run []metrics.FlowRecord, refPath string) (refN, unmatched int, err error) {
+	f, err := os.Open(refPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer f.Close()
+	ref, err := metrics.ReadRefFCT(f)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %w", refPath, err)
+	}
+	if len(ref) == 0 {
+		return 0, 0, fmt.Errorf("%s: no flows (want the reference simulator's fct.txt: one finished flow per line, 8 fields)", refPath)
+	}
+	type key struct{ size, startNs int64 }
+	have := make(map[key]int, len(run))
+	for _, r := range run {
+		have[key{r.SizeBytes, int64(r.Start / sim.Nanosecond)}]++
+	}
+	for _, l := range ref {
+		k := key{l.SizeBytes, l.StartNs}
+		if have[k] == 0 {
+			unmatched++
+			continue
+		}
+		have[k]--
+	}
+	return len(ref), unmatched, nil
 }

@@ -2,6 +2,7 @@ package scenario_test
 
 import (
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -90,4 +91,30 @@ func TestParamsOfUnselectedAlgorithmsChecked(t *testing.T) {
 	if _, err := scenario.Parse([]byte(base + "params: {hpcc: {eta: 0.9}}\n")); err != nil {
 		t.Errorf("valid params of an unselected algorithm: %v", err)
 	}
+}
+
+// A scenario file larger than MaxFileBytes is refused after reading at
+// most that much (issue 19 §3.9: `validate /dev/zero` read without limit).
+func TestLoadRefusesHugeFile(t *testing.T) {
+	for _, path := range []string{"/dev/zero", hugeFile(t)} {
+		if path == "" {
+			continue
+		}
+		_, err := scenario.Load(path)
+		if err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+			t.Errorf("Load(%s) = %v, want larger than 16 MiB", path, err)
+		}
+		if _, _, err := scenario.DecodeFile(path); err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+			t.Errorf("DecodeFile(%s) = %v, want larger than 16 MiB", path, err)
+		}
+	}
+}
+
+// hugeFile writes a file one byte over the limit.
+func hugeFile(t *testing.T) string {
+	p := t.TempDir() + "/big.yaml"
+	if err := os.WriteFile(p, make([]byte, scenario.MaxFileBytes+1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

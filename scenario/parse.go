@@ -16,7 +16,7 @@ import (
 // Load reads and validates a scenario file. Relative paths inside it are
 // resolved against the file's directory.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	data, err := readScenarioFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func (s *Scenario) Resolve(p string) string { return s.path(p) }
 // Relative paths inside the file resolve against its directory. Validate
 // then checks it; assemble.Check does both and builds.
 func DecodeFile(path string) (*Scenario, Errors, error) {
-	data, err := os.ReadFile(path)
+	data, err := readScenarioFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -183,3 +183,26 @@ func (s *Scenario) Validate() Errors {
 
 // Sound reports which sections passed the last validation.
 func (s *Scenario) Sound() Soundness { return s.sound }
+
+// MaxFileBytes bounds a scenario file: far above any real one (flows in
+// bulk belong in workload.file), it keeps `validate /dev/zero` or a
+// mistaken multi-gigabyte file from exhausting memory (issue 19 §3.9).
+const MaxFileBytes = 16 << 20
+
+// readScenarioFile reads at most MaxFileBytes of path, refusing a larger
+// file (a device without end included).
+func readScenarioFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a scenario file (put many flows in workload.file)", path, MaxFileBytes>>20)
+	}
+	return data, nil
+}

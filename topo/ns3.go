@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/internal/decimal"
+	"github.com/ccsim/ccsim/internal/lineio"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -50,7 +51,7 @@ type lineReader struct {
 // of input (or on a read error, kept in lr.err).
 func (lr *lineReader) next() (fields []string, line int, ok bool) {
 	for lr.err == nil {
-		s, err := lr.br.ReadString('\n')
+		s, err := lineio.ReadLine(lr.br)
 		if err != nil {
 			lr.err = err
 			if s == "" {

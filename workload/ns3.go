@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/internal/decimal"
+	"github.com/ccsim/ccsim/internal/lineio"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -58,7 +59,7 @@ func ReadNS3Flows(r io.Reader) ([]Flow, error) {
 	var rerr error
 	next := func() ([]string, bool) {
 		for rerr == nil {
-			s, err := br.ReadString('\n')
+			s, err := lineio.ReadLine(br)
 			if err != nil {
 				rerr = err
 				if s == "" {

@@ -21,6 +21,10 @@ func run(t *testing.T, args ...string) (string, error) {
 		c = listCmd()
 	case "default":
 		c = defaultCmd()
+	case "reproduce":
+		c = reproduceCmd()
+	case "train":
+		c = trainCmd()
 	}
 	var out bytes.Buffer
 	c.SetOut(&out)
@@ -93,16 +97,33 @@ func TestRefCompare(t *testing.T) {
 	if out, err := run(t, "run", "../../scenarios/reference/incast20-1MB.yaml", "--out", dir); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	c := refCompareCmd()
-	var out bytes.Buffer
-	c.SetOut(&out)
-	c.SetArgs([]string{filepath.Join(dir, "dcqcn"), "../../scenarios/reference/expected/fct_incast20_1MB_dcqcn.txt"})
-	if err := c.Execute(); err != nil {
+	refcompare := func(ref string) (string, string, error) {
+		c := refCompareCmd()
+		var out, errw bytes.Buffer
+		c.SetOut(&out)
+		c.SetErr(&errw)
+		c.SetArgs([]string{filepath.Join(dir, "dcqcn"), ref})
+		err := c.Execute()
+		return out.String(), errw.String(), err
+	}
+	out, errs, err := refcompare("../../scenarios/reference/expected/fct_incast20_1MB_dcqcn.txt")
+	if err != nil {
 		t.Fatal(err)
 	}
 	// 1 MB flows fall in the 100 KB–1 MB range (inclusive upper bound)
-	if !regexpMatch(`(?m)^100KB-1MB\s+20/20\s`, out.String()) {
-		t.Errorf("refcompare output:\n%s", out.String())
+	if !regexpMatch(`(?m)^100KB-1MB\s+20/20\s`, out) || strings.Contains(errs, "warning") {
+		t.Errorf("refcompare output:\n%s\nstderr:\n%s", out, errs)
+	}
+	// issue 19 §3.9: another input's reference is flagged, an empty one
+	// refused
+	_, errs, err = refcompare("../../scenarios/reference/expected/fct_incast20_10MB_dcqcn.txt")
+	if err != nil || !strings.Contains(errs, "warning: 20 of the reference's 20 flows have no flow of the same size and start time") {
+		t.Errorf("a reference of other flows: error %v, stderr %q", err, errs)
+	}
+	empty := filepath.Join(dir, "empty.txt")
+	os.WriteFile(empty, nil, 0o644)
+	if _, _, err = refcompare(empty); err == nil || !strings.Contains(err.Error(), "no flows") {
+		t.Errorf("an empty reference: error %v, want no flows", err)
 	}
 }
 
@@ -306,6 +327,56 @@ func TestRefCompareEmptyRangesAndHeader(t *testing.T) {
 	} {
 		if !regexpMatch(re, s) {
 			t.Errorf("no line matches %s:\n%s", re, s)
+		}
+	}
+}
+
+// A bad --out is refused before anything runs (issue 19 §3.2): a path
+// that cannot be created, and a non-empty directory without ccsim results;
+// a directory of earlier results is accepted.
+func TestRunRefusesBadOut(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload:\n  incast: {senders: [0, 1], receiver: 2, sizes_bytes: [1000]}\n"), 0o644)
+	file := filepath.Join(dir, "afile")
+	os.WriteFile(file, []byte("x"), 0o644)
+	foreign := filepath.Join(dir, "home")
+	os.MkdirAll(filepath.Join(foreign, "Documents"), 0o755)
+	os.WriteFile(filepath.Join(foreign, "notes.txt"), []byte("x"), 0o644)
+	for _, tc := range []struct{ out, want string }{
+		{filepath.Join(file, "res"), "cannot create the results directory"},
+		{foreign, "not empty and holds no ccsim results (Documents, notes.txt)"},
+	} {
+		out, err := run(t, "run", scen, "--cc", "dcqcn", "--out", tc.out)
+		if err == nil || !strings.Contains(err.Error(), "--out "+tc.out) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("--out %s: error %v, want one naming --out and %q\n%s", tc.out, err, tc.want, out)
+		}
+		if strings.Contains(out, "scenario t") {
+			t.Errorf("--out %s: the runs ran before the refusal:\n%s", tc.out, out)
+		}
+	}
+	res := filepath.Join(dir, "res")
+	for range 2 { // the second time into its own earlier results
+		if out, err := run(t, "run", scen, "--cc", "dcqcn", "--out", res); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+	}
+}
+
+// --workers outside [0, 4096] is refused by run, reproduce and train
+// (issue 19 §3.9: -5 was accepted).
+func TestWorkersRange(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload:\n  incast: {senders: [0, 1], receiver: 2, sizes_bytes: [1000]}\n"), 0o644)
+	for _, args := range [][]string{
+		{"run", scen, "--out", filepath.Join(dir, "r"), "--workers", "-5"},
+		{"reproduce", "dcqcn-p", "--out", filepath.Join(dir, "p"), "--workers", "-5"},
+		{"train", "pidnn", "--out", filepath.Join(dir, "m"), "--workers", "5000"},
+	} {
+		_, err := run(t, args...)
+		if err == nil || !strings.Contains(err.Error(), "--workers = ") || !strings.Contains(err.Error(), "out of range [0, 4096]") {
+			t.Errorf("%v: error %v, want --workers out of range", args, err)
 		}
 	}
 }

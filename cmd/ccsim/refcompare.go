@@ -32,6 +32,14 @@ func refCompareCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			refN, unmatched, err := experiment.RefInputs(recs, args[1])
+			if err != nil {
+				return err
+			}
+			if unmatched > 0 {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ccsim: warning: %d of the reference's %d flows have no flow of the same size and start time in %s (%d flows): the two simulated different inputs, so the differences below compare different workloads\n",
+					unmatched, refN, args[0], len(recs))
+			}
 			rows, err := experiment.CompareRangesOf(metrics.SummarizeFlows(recs, metrics.NoCensoring), args[1])
 			if err != nil {
 				return err

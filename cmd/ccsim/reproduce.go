@@ -40,6 +40,9 @@ experiments and its claims.`,
 				}
 				return listPapers(cmd.OutOrStdout())
 			}
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
 			p, err := experiment.Lookup(args[0])
 			if err != nil {
 				return err

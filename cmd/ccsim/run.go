@@ -149,6 +149,12 @@ func (p *progressLine) draw() {
 }
 
 func runAndReport(w io.Writer, s *scenario.Scenario, opt assemble.Options, out string, workers int) error {
+	if err := checkWorkers(workers); err != nil {
+		return err
+	}
+	if err := checkRunOut(out); err != nil {
+		return err
+	}
 	prog := newProgress(len(s.CC))
 	if prog.on {
 		opt.Progress = prog.simTime

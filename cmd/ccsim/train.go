@@ -31,6 +31,9 @@ func trainPIDNNCmd() *cobra.Command {
 		Short: "train paper 001's LSTM RTT predictor and PID gains",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkWorkers(cfg.Workers); err != nil {
+				return err
+			}
 			if cfg.Workers == 0 {
 				cfg.Workers = min(2, runtime.GOMAXPROCS(0))
 			}

@@ -27,6 +27,7 @@ var layers = map[string]int{
 	"sim":              0,
 	"version":          0,
 	"internal/decimal": 0,
+	"internal/lineio":  0,
 	"ml/nn":            0,
 	"ml/gbdt":          0,
 	"scenarios":        0,
