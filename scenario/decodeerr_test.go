@@ -96,17 +96,15 @@ func TestParamsOfUnselectedAlgorithmsChecked(t *testing.T) {
 // A scenario file larger than MaxFileBytes is refused after reading at
 // most that much (issue 19 §3.9: `validate /dev/zero` read without limit).
 func TestLoadRefusesHugeFile(t *testing.T) {
-	for _, path := range []string{"/dev/zero", hugeFile(t)} {
-		if path == "" {
-			continue
-		}
-		_, err := scenario.Load(path)
-		if err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
-			t.Errorf("Load(%s) = %v, want larger than 16 MiB", path, err)
-		}
-		if _, _, err := scenario.DecodeFile(path); err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
-			t.Errorf("DecodeFile(%s) = %v, want larger than 16 MiB", path, err)
-		}
+	path := "/dev/zero"
+	if _, err := os.Stat(path); err != nil {
+		path = hugeFile(t)
+	}
+	if _, err := scenario.Load(path); err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+		t.Errorf("Load(%s) = %v, want larger than 16 MiB", path, err)
+	}
+	if _, _, err := scenario.DecodeFile(path); err == nil || !strings.Contains(err.Error(), "larger than 16 MiB") {
+		t.Errorf("DecodeFile(%s) = %v, want larger than 16 MiB", path, err)
 	}
 }
 
