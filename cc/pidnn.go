@@ -480,6 +480,12 @@ func (c *PIDNN) Step(q *fabric.QP, R float64) {
 	c.E = e
 	g := c.gains
 	d := float64(g.Kp*e) + float64(g.Ki*c.I) + float64(g.Kd*c.D)
+	if math.IsNaN(d) {
+		// a NaN passes min and max; the models are checked finite at
+		// load (pidnnmodel.CheckPredictor, Gains.Check), so only an
+		// overflow of the online gain training gets here: hold the rate
+		d = 0
+	}
 	d = min(max(d, p.DMin), p.DMax) // eq. (20), I7
 	c.Delta = d
 	c.prevOut = [3]float64{e, c.I, c.D}

@@ -143,7 +143,46 @@ func DecodePredictor(b []byte) (*nn.Sequential, string, error) {
 	if err != nil {
 		return nil, "", fmt.Errorf("predictor: %w (want paper 001's LSTM(in 1, hidden %d) → dense(%d → 1))", err, Hidden, Hidden)
 	}
+	if err := CheckPredictor(m); err != nil {
+		return nil, "", fmt.Errorf("predictor: %w", err)
+	}
 	return m, meta, nil
+}
+
+// ProbeInputs are the values of K (the normalised RTT feature, docs/
+// algorithms/pidnn.md §4) on which CheckPredictor evaluates a predictor:
+// every sequence of Steps of them, from an idle path to a queue of 50 base
+// RTTs and beyond what a run produces.
+var ProbeInputs = []float64{-1, 0, 0.5, 1, 2, 5, 50, 1e4}
+
+// CheckPredictor refuses a predictor whose weights or outputs are not
+// finite: a NaN prediction passes every clamp of the controller and stalls
+// each flow at its floor (issue 19 §3.3), so it is found at load, on the
+// probe inputs, rather than in a run.
+func CheckPredictor(m *nn.Sequential) error {
+	for i, p := range m.Params() {
+		for j, w := range p.W {
+			if math.IsNaN(w) || math.IsInf(w, 0) {
+				return fmt.Errorf("parameter %d, weight %d is %v: want finite weights", i, j, w)
+			}
+		}
+	}
+	ws := m.NewWorkspace(Steps)
+	x := make([]float64, Steps)
+	n := len(ProbeInputs)
+	for k := range int(math.Pow(float64(n), Steps)) {
+		for s, r := 0, k; s < Steps; s, r = s+1, r/n {
+			x[s] = ProbeInputs[r%n]
+		}
+		y, err := m.Forward(ws, x, Steps)
+		if err != nil {
+			return err
+		}
+		if math.IsNaN(y[0]) || math.IsInf(y[0], 0) {
+			return fmt.Errorf("output %v for inputs K = %v: want a finite prediction", y[0], x)
+		}
+	}
+	return nil
 }
 
 // DecodeGains returns the gains stored in the model file b and its meta

@@ -380,3 +380,19 @@ func TestWorkersRange(t *testing.T) {
 		}
 	}
 }
+
+// Values that do not exist show "-", not 0.00 (issue 19 §3.3): a run that
+// ends before any ACK has no RTT sample and no finished flow.
+func TestTableShowsMissingValues(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 0.0001\ntopology: {kind: star, hosts: 3}\nworkload:\n  incast: {senders: [0, 1], receiver: 2, sizes_bytes: [100000]}\n"), 0o644)
+	out, err := run(t, "run", scen, "--cc", "dcqcn", "--out", filepath.Join(dir, "res"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// cc flows done unfinished rtt_mean rtt_p99 rtt_max rate_mean fct_mean finish jain
+	if !regexpMatch(`(?m)^dcqcn\s+2\s+0\s+2\s+-\s+-\s+-\s+-\s+≥0\.10\s+≥0\.10\s+0\.\d{4}\s`, out) {
+		t.Errorf("table:\n%s", out)
+	}
+}

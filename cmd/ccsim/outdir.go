@@ -26,8 +26,8 @@ func checkWorkers(n int) error {
 // write its results under out (issue 19 §3.2: an unwritable or foreign
 // --out was found only after the runs, and their results were lost). The
 // directory is created if missing; it must accept a file; and if it
-// already holds entries, one of them must be a result of ccsim (a
-// directory named after an algorithm, or holding a summary.json), so that
+// already holds entries, one of them must be a result of ccsim (named
+// after an algorithm, or a directory holding a summary.json), so that
 // a mistyped --out (a home directory, /etc) is refused rather than filled.
 func checkRunOut(out string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
@@ -51,13 +51,11 @@ func checkRunOut(out string) error {
 	}
 	var names []string
 	for _, e := range ents {
-		if e.IsDir() {
-			if _, err := cc.Lookup(e.Name()); err == nil {
-				return nil
-			}
-			if _, err := os.Stat(filepath.Join(out, e.Name(), "summary.json")); err == nil {
-				return nil
-			}
+		if _, err := cc.Lookup(e.Name()); err == nil {
+			return nil // an algorithm's slot (a failed write shows as that run's error)
+		}
+		if _, err := os.Stat(filepath.Join(out, e.Name(), "summary.json")); err == nil {
+			return nil
 		}
 		names = append(names, e.Name())
 	}

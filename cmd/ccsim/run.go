@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -212,9 +214,14 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 			continue
 		}
 		f := &r.Summary
-		fmt.Fprintf(w, "%-12s %6d %6d %10d %10.2f %10.2f %10.2f %10.2f %12s %12s %7.4f %8d %6d %10d %8.3f\n",
-			r.CC, f.Flows, f.Finished, f.Unfinished, r.RTT.MeanUs, r.RTT.P99Us, r.RTT.MaxUs, f.MeanSendingRateGbps,
-			censoredStat(f.All.FCTUs.Mean, f.Censored), censoredStat(f.All.FCTUs.Max, f.Censored), r.Jain, r.PFC.PauseFrames, r.Drops, r.Events, r.WallSeconds)
+		// a value that does not exist shows "-", not 0.00 (issue 19 §3.3):
+		// RTTs without a sample, FCTs and the rate without a finished flow
+		rtt := r.RTT.Samples > 0
+		fct := f.All.N > 0
+		fmt.Fprintf(w, "%-12s %6d %6d %10d %10s %10s %10s %10s %12s %12s %7s %8d %6d %10d %8.3f\n",
+			r.CC, f.Flows, f.Finished, f.Unfinished, stat(r.RTT.MeanUs, rtt, 2), stat(r.RTT.P99Us, rtt, 2), stat(r.RTT.MaxUs, rtt, 2),
+			stat(f.MeanSendingRateGbps, f.Finished > 0, 2), censoredStat(f.All.FCTUs.Mean, f.Censored, fct), censoredStat(f.All.FCTUs.Max, f.Censored, fct),
+			stat(r.Jain, f.Flows > 0, 4), r.PFC.PauseFrames, r.Drops, r.Events, r.WallSeconds)
 		if f.Unfinished > 0 {
 			unfinished = append(unfinished, fmt.Sprintf("%s: %d of %d", r.CC, f.Unfinished, f.Flows))
 		}
@@ -242,9 +249,22 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 	}
 }
 
+// stat formats a value with prec decimals, or "-" when it does not exist
+// (ok false, or not a finite number).
+func stat(v float64, ok bool, prec int) string {
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+		return "-"
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
+}
+
 // censoredStat formats an FCT statistic (µs, 2 decimals) that includes
-// censored flows: a lower bound, "≥" in front, when censored > 0.
-func censoredStat(v float64, censored int) string {
+// censored flows: a lower bound, "≥" in front, when censored > 0; "-"
+// when no flow has an FCT (ok false).
+func censoredStat(v float64, censored int, ok bool) string {
+	if !ok || math.IsNaN(v) {
+		return "-"
+	}
 	if censored > 0 {
 		return fmt.Sprintf("≥%.2f", v)
 	}
