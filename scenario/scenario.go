@@ -7,6 +7,7 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -33,6 +34,7 @@ type Scenario struct {
 	dir         string               // directory of the scenario file (relative paths)
 	sound       Soundness            // sections that passed validation
 	undecoded   []string             // field paths the decoder could not fill (decodeerr.go)
+	warnings    []string             // findings that are not errors (Warn)
 	// node names of the topology's graph (named kinds) for NodeID fields,
 	// and whether they are known (see resolveNames)
 	nodeNames  []string
@@ -231,3 +233,19 @@ func AppendError(errs Errors, err error) Errors {
 	}
 	return append(errs, err)
 }
+
+// Warn records a finding about the scenario that is not an error (it runs
+// as written) but is probably not what its author meant, e.g. a flow that
+// starts after the stop time. `ccsim validate` and `ccsim run` print them.
+func (s *Scenario) Warn(format string, args ...any) {
+	m := fmt.Sprintf(format, args...)
+	for _, w := range s.warnings {
+		if w == m {
+			return // checked again (CheckScenario after Check)
+		}
+	}
+	s.warnings = append(s.warnings, m)
+}
+
+// Warnings returns the findings recorded by Warn, in order.
+func (s *Scenario) Warnings() []string { return s.warnings }

@@ -51,8 +51,8 @@ const maxNodeID = math.MaxInt32
 // by start time (the reference requires it). Each flow also gets RefStart
 // (the reference's rounding of the same decimal, RefStartTime) and SPort
 // (AssignRefSPorts). Validation: src, dst non-negative and distinct, pg in
-// 0..7, dport in 0..65535, size > 0, start >= 0. Errors are *ParseError
-// values naming the line and the field.
+// 1..7 (0 is ccsim's control class), dport in 0..65535, size > 0, start
+// >= 0. Errors are *ParseError values naming the line and the field.
 func ReadNS3Flows(r io.Reader) ([]Flow, error) {
 	br := bufio.NewReader(r)
 	line := 0
@@ -130,7 +130,7 @@ func parseNS3Flow(f []string) (Flow, *ParseError) {
 	}{
 		{"src", &fl.Src, 0, maxNodeID},
 		{"dst", &fl.Dst, 0, maxNodeID},
-		{"pg", &fl.Prio, 0, 7},
+		{"pg", &fl.Prio, 1, 7}, // class 0 is the fabric's control class (ACKs, CNPs, PFC)
 		{"dport", &fl.DPort, 0, 65535},
 	}
 	for k, x := range ints {
@@ -139,7 +139,11 @@ func parseNS3Flow(f []string) (Flow, *ParseError) {
 			return fl, &ParseError{Field: x.name, Err: fmt.Errorf("invalid integer %q", f[k])}
 		}
 		if v < x.min || v > x.max {
-			return fl, &ParseError{Field: x.name, Err: fmt.Errorf("%d not in [%d, %d]", v, x.min, x.max)}
+			err := fmt.Errorf("%d not in [%d, %d]", v, x.min, x.max)
+			if x.name == "pg" && v == 0 {
+				err = fmt.Errorf("0 not in [1, 7]: class 0 carries ccsim's control packets (ACKs, CNPs, PFC); the reference's data flows use 3")
+			}
+			return fl, &ParseError{Field: x.name, Err: err}
 		}
 		*x.dst = int(v)
 	}
@@ -250,8 +254,8 @@ func WriteNS3Flows(w io.Writer, flows []Flow) error {
 		switch {
 		case fl.Src < 0 || fl.Src > maxNodeID || fl.Dst < 0 || fl.Dst > maxNodeID || fl.Src == fl.Dst:
 			err = fmt.Errorf("invalid src %d / dst %d", fl.Src, fl.Dst)
-		case fl.Prio < 0 || fl.Prio > 7:
-			err = fmt.Errorf("pg %d not in [0, 7]", fl.Prio)
+		case fl.Prio < 1 || fl.Prio > 7:
+			err = fmt.Errorf("pg %d not in [1, 7]", fl.Prio)
 		case fl.DPort < 0 || fl.DPort > 65535:
 			err = fmt.Errorf("dport %d not in [0, 65535]", fl.DPort)
 		case fl.SizeBytes <= 0:

@@ -37,13 +37,13 @@ func TestReadNS3FlowsInline(t *testing.T) {
 		"306 29 3 100 226483 2.000002904\n" +
 		"\n" +
 		"297 179 3 100 7 2.000016704\n" +
-		"179 297 0 7 1 2.001\n" +
+		"179 297 1 7 1 2.001\n" +
 		"297 179 7 65535 9000000000 2.001000000001\n"
 	want := []Flow{
 		{Src: 297, Dst: 179, Prio: 3, SPort: 10000, DPort: 100, SizeBytes: 1005, Start: 2_000_000_223_000, RefStart: 2_000_000_222 * ns},
 		{Src: 306, Dst: 29, Prio: 3, SPort: 10000, DPort: 100, SizeBytes: 226483, Start: 2_000_002_904_000, RefStart: 2_000_002_904 * ns},
 		{Src: 297, Dst: 179, Prio: 3, SPort: 10001, DPort: 100, SizeBytes: 7, Start: 2_000_016_704_000, RefStart: 2_000_016_704 * ns},
-		{Src: 179, Dst: 297, Prio: 0, SPort: 10000, DPort: 7, SizeBytes: 1, Start: 2_001_000_000_000, RefStart: 2_000_999_999 * ns},
+		{Src: 179, Dst: 297, Prio: 1, SPort: 10000, DPort: 7, SizeBytes: 1, Start: 2_001_000_000_000, RefStart: 2_000_999_999 * ns},
 		{Src: 297, Dst: 179, Prio: 7, SPort: 10002, DPort: 65535, SizeBytes: 9_000_000_000, Start: 2_001_000_000_001, RefStart: 2_001_000_000 * ns},
 	}
 	got, err := ReadNS3Flows(strings.NewReader(in))
@@ -133,7 +133,8 @@ func TestReadNS3FlowsErrors(t *testing.T) {
 		{"negative src", "1\n-1 1 3 100 10 2\n", 2, "src", "not in [0,"},
 		{"dst", "1\n0 1.5 3 100 10 2\n", 2, "dst", "invalid integer"},
 		{"self", "1\n4 4 3 100 10 2\n", 2, "dst", "to itself"},
-		{"pg", "1\n0 1 8 100 10 2\n", 2, "pg", "not in [0, 7]"},
+		{"pg", "1\n0 1 8 100 10 2\n", 2, "pg", "not in [1, 7]"},
+		{"pg 0", "1\n\n0 1 0 100 10 2\n", 3, "pg", "class 0 carries ccsim's control packets"}, // issue 19 §3.10: was "flow 0: prio 0" from the fabric
 		{"dport", "1\n0 1 3 65536 10 2\n", 2, "dport", "not in [0, 65535]"},
 		{"size zero", "1\n0 1 3 100 0 2\n", 2, "size", "not positive"},
 		{"size syntax", "1\n0 1 3 100 1e6 2\n", 2, "size", "invalid integer"},
@@ -158,7 +159,7 @@ func TestReadNS3FlowsErrors(t *testing.T) {
 		}
 	}
 	_, err := ReadNS3Flows(strings.NewReader("1\n0 1 9 100 10 2\n"))
-	if want := "workload: line 2: pg: 9 not in [0, 7]"; err == nil || err.Error() != want {
+	if want := "workload: line 2: pg: 9 not in [1, 7]"; err == nil || err.Error() != want {
 		t.Errorf("error = %v, want %q", err, want)
 	}
 }

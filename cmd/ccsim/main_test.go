@@ -396,3 +396,23 @@ func TestTableShowsMissingValues(t *testing.T) {
 		t.Errorf("table:\n%s", out)
 	}
 }
+
+// A flow that starts after the stop time is valid but never sends:
+// validate and run warn of it (issue 19 §3.10).
+func TestWarnsOfFlowsAfterStop(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000}, {src: 1, dst: 2, size_bytes: 1000, start_ns: 1000000}]}\n"), 0o644)
+	out, err := run(t, "validate", scen)
+	if err != nil || !strings.Contains(out, "warning: workload: 1 of 2 flows start at or after stop_ms = 1 (the first: flow 1 at 1ms)") {
+		t.Errorf("validate: %v\n%s", err, out)
+	}
+	out, err = run(t, "run", scen, "--out", filepath.Join(dir, "r"))
+	if err != nil || !strings.Contains(out, "ccsim: warning: "+scen+": workload: 1 of 2 flows") {
+		t.Errorf("run: %v\n%s", err, out)
+	}
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000, start_ns: 999999}]}\n"), 0o644)
+	if out, err := run(t, "validate", scen); err != nil || strings.Contains(out, "warning") {
+		t.Errorf("a flow starting before the stop time: %v\n%s", err, out)
+	}
+}

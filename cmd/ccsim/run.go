@@ -42,6 +42,9 @@ func runCmd() *cobra.Command {
 			if err != nil {
 				return errors.New(invalid(args[0], err))
 			}
+			for _, w := range s.Warnings() {
+				fmt.Fprintf(cmd.ErrOrStderr(), "ccsim: warning: %s: %s\n", args[0], w)
+			}
 			if out == "" {
 				name := s.Name
 				if name == "" {
@@ -296,6 +299,9 @@ func validateCmd() *cobra.Command {
 					continue
 				}
 				fmt.Fprintf(cmd.OutOrStdout(), "%s: ok (%s, cc %s)\n", a, s.Name, strings.Join(s.CC, ","))
+				for _, w := range s.Warnings() {
+					fmt.Fprintf(cmd.OutOrStdout(), "  warning: %s\n", w)
+				}
 			}
 			if bad > 0 {
 				return fmt.Errorf("%d of %d scenario files invalid", bad, len(args))

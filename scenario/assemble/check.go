@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
 )
@@ -73,6 +74,7 @@ func checkBuild(s *scenario.Scenario) scenario.Errors {
 		if flows, err = Flows(s, g); err != nil {
 			errs = scenario.AppendError(errs, err)
 		}
+		warnLateFlows(s, flows)
 	}
 	if !sound.Fabric {
 		return errs
@@ -141,4 +143,23 @@ func dedupe(errs scenario.Errors) scenario.Errors {
 		}
 	}
 	return out
+}
+
+// warnLateFlows warns of flows that start at or after the stop time: they
+// never send a byte and count as unfinished (issue 19 §3.10: they passed
+// without a word).
+func warnLateFlows(s *scenario.Scenario, flows []workload.Flow) {
+	stop := sim.Time(s.StopMs * float64(sim.Millisecond))
+	late, first := 0, -1
+	for i, f := range flows {
+		if f.Start >= stop && !f.HasAfter {
+			if late++; first < 0 {
+				first = i
+			}
+		}
+	}
+	if late > 0 {
+		s.Warn("workload: %d of %d flows start at or after stop_ms = %v (the first: flow %d at %v): they never send and count as unfinished",
+			late, len(flows), s.StopMs, first, flows[first].Start)
+	}
 }
