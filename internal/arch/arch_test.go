@@ -56,6 +56,7 @@ var layers = map[string]int{
 	"experiment":  6,
 	// paper reproductions
 	"experiment/exptest":       7,
+	"train/adpg":               7,
 	"experiment/papers/dcqcnp": 7,
 	"experiment/papers/dcon":   7,
 	"experiment/papers/wrcc":   7,
