@@ -214,10 +214,10 @@ func NewADPG(p *ADPGParams, q *fabric.QP, pol ADPGPolicy) (*ADPG, fabric.Algorit
 	return c, &adpgAlg{Agent: c.agent, c: c}
 }
 
-// adpgAlg is the agent whose interval also lasts at least the last mean
-// RTT: the authors' agent decides when the RTT probe sent at the start of
-// its interval returns (docs/algorithms/adpg.md I2), so a queue lengthens
-// the interval.
+// adpgAlg is the flow's agent; with rtt_clocked its interval also lasts at
+// least the last mean RTT, as if the agent decided when an RTT probe sent
+// at the start of its interval returns (docs/algorithms/adpg.md I2), so a
+// queue lengthens the interval.
 type adpgAlg struct {
 	*Agent
 	c *ADPG

@@ -86,7 +86,9 @@ func sum(x []float64) float64 {
 
 // A single long flow on a 400 Gb/s link (host 1 → host 0 of the star)
 // with the shipped model: over the second half of a 2 ms run the sender's
-// wire rate (payload + data headers) is at least 90 % of line rate.
+// wire rate (payload + 48-byte data header of every packet sent, over the
+// 1 ms) is at least 90 % of line rate. Alone, the flow sees no queue, so
+// its reward is −0.8 and the policy raises (keeps) the rate at line rate.
 func TestADPGSingleFlowLineRate(t *testing.T) {
 	r := runADPGStar(t, 1, 2000, 1000, "")
 	t.Logf("single flow: wire rate %.4f, goodput %.4f of 400 Gb/s; mean RTT %.2f µs", r.wire[0], r.good[0], r.rttMeanUs)
@@ -95,9 +97,12 @@ func TestADPGSingleFlowLineRate(t *testing.T) {
 	}
 }
 
-// N long flows into host 0 share the link: over [1 ms, 3 ms) the Jain
-// index of their goodputs is at least 0.9 (N = 4 and 15), with the link
-// kept busy.
+// N long flows into host 0 (all starting at t = 0 at line rate) share the
+// link with the shipped model: over [1 ms, 3 ms), after the start-up
+// incast has drained, the Jain index of their goodputs is at least 0.9
+// (N = 4 and 15). The total goodput is logged, not checked: the policy
+// oscillates around its attractor (docs/algorithms/adpg.md §7: ≈ 0.80 of
+// line rate).
 func TestADPGFairShare(t *testing.T) {
 	for _, n := range []int{4, 15} {
 		r := runADPGStar(t, n, 3000, 1000, "")

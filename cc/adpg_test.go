@@ -233,3 +233,42 @@ workload:
 		t.Logf("delay %v ns: rate changes at %v", delay, times[:3])
 	}
 }
+
+// With rtt_clocked the interval lasts at least the last mean RTT: four
+// flows that keep line rate (a = 0) into one receiver build a queue, and
+// their decisions in 200 µs are fewer than a third of the base-RTT ones.
+func TestADPGRTTClocked(t *testing.T) {
+	src := `
+name: adpg-clocked
+stop_ms: 0.2
+cc: [adpg]
+topology: {kind: star, hosts: 5, link_gbps: 400, link_delay_ns: 1000}
+workload:
+  flows:
+    - {src: 1, dst: 0, size_bytes: 1000000000, start_ns: 0}
+    - {src: 2, dst: 0, size_bytes: 1000000000, start_ns: 0}
+    - {src: 3, dst: 0, size_bytes: 1000000000, start_ns: 0}
+    - {src: 4, dst: 0, size_bytes: 1000000000, start_ns: 0}
+`
+	var calls [2]int
+	for i, clocked := range []bool{false, true} {
+		s, err := scenario.Parse([]byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := s.ParamsOf("adpg").(*cc.ADPGParams)
+		p.RTTClocked = clocked
+		b, err := assemble.Build(s, "adpg", assemble.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pol := &constPolicy{}
+		b.Net.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm { _, a := cc.NewADPG(p, q, pol); return a })
+		b.Net.Run()
+		calls[i] = pol.calls
+	}
+	t.Logf("decisions in 200 µs: base-RTT interval %d, RTT-clocked %d", calls[0], calls[1])
+	if calls[0] < 4*40 || 3*calls[1] >= calls[0] {
+		t.Fatalf("decisions %v: want ≥ 160 with the base-RTT interval and fewer than a third of them RTT-clocked", calls)
+	}
+}
