@@ -41,6 +41,8 @@ func trainadpgCmd() *cobra.Command {
 				}
 				run = q
 			}
+			// fewer updates than warm-up rounds: all of them warm up
+			run.WarmupUpdates = min(run.WarmupUpdates, run.Updates)
 			run.Workers = workers
 			if run.Workers == 0 {
 				run.Workers = min(2, runtime.GOMAXPROCS(0))
@@ -63,7 +65,7 @@ func trainadpgCmd() *cobra.Command {
 	c.Flags().Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed (initialisation, simulations)")
 	c.Flags().BoolVar(&quick, "quick", false, "a short run (2 scenarios, 60 updates; for tests)")
 	c.Flags().IntVar(&workers, "workers", 0, "environments run on this many goroutines (0 = up to 2); the result does not depend on it")
-	c.Flags().IntVar(&cfg.Updates, "updates", cfg.Updates, "policy updates (the authors' max_num_updates)")
+	c.Flags().IntVar(&cfg.Updates, "updates", cfg.Updates, "policy updates (the authors' max_num_updates); the first min(50, N) are warm-up rounds (10 with --quick)")
 	c.Flags().IntVar(&cfg.RolloutLength, "rollout", cfg.RolloutLength, "rewards per agent per round (the authors' rollout_length)")
 	c.Flags().Float64Var(&cfg.LR, "lr", cfg.LR, "Adam learning rate (the authors' learning_rate)")
 	return c
