@@ -12,15 +12,15 @@ import (
 func trainCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "train MODEL",
-		Short: "train a learned controller and write its model files (MODEL: pidnn)",
-		Long: "train pidnn: simulate paper 001's 20:1 incast with TIMELY (RTT collection) and with the untrained PID alone,\n" +
-			"each flow training its own gains online; build the balanced dataset from both runs' RTT samples, train the\n" +
-			"LSTM RTT predictor (MAPE per epoch beside the paper's Table 1) and write predictor.bin, gains.bin (the long\n" +
-			"flow's gains) and train.json (docs/algorithms/pidnn.md §9).\n" +
-			"With the default seed the files equal the shipped ones in cc/pidnnmodel.",
+		Short: "train a learned controller and write its model files (MODEL: pidnn, adpg)",
+		Long: "Each MODEL trains in process over the simulator, seeded, and writes its model files and a train.json log;\n" +
+			"with the default seed (and any --workers) the files equal the shipped ones embedded in the binary\n" +
+			"(cc/<MODEL>model), which a test rebuilds byte for byte. `ccsim train MODEL --help` lists each one's knobs.\n" +
+			"  pidnn  paper 001's LSTM RTT predictor and PID gains (docs/algorithms/pidnn.md §9)\n" +
+			"  adpg   ADPG, the RL-CC of NVlabs/RLCC: a 12-12 policy trained with its analytic policy gradient (docs/algorithms/adpg.md)",
 	}
 	c.AddCommand(trainPIDNNCmd())
-	c.AddCommand(trainadpgCmd())
+	c.AddCommand(trainADPGCmd())
 	return c
 }
 

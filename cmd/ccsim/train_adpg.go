@@ -10,9 +10,9 @@ import (
 	adpgtrain "github.com/ccsim/ccsim/train/adpg"
 )
 
-// trainadpgCmd is `ccsim train adpg`: the RL-CC policy of the `adpg`
+// trainADPGCmd is `ccsim train adpg`: the RL-CC policy of the `adpg`
 // controller (docs/algorithms/adpg.md §5).
-func trainadpgCmd() *cobra.Command {
+func trainADPGCmd() *cobra.Command {
 	cfg := adpgtrain.DefaultConfig()
 	var out string
 	var quick bool
@@ -43,6 +43,9 @@ func trainadpgCmd() *cobra.Command {
 			}
 			// fewer updates than warm-up rounds: all of them warm up
 			run.WarmupUpdates = min(run.WarmupUpdates, run.Updates)
+			if err := checkWorkers(workers); err != nil {
+				return err
+			}
 			run.Workers = workers
 			if run.Workers == 0 {
 				run.Workers = min(2, runtime.GOMAXPROCS(0))

@@ -16,7 +16,7 @@ import (
 // them; a bad flag value is refused with its name.
 func TestTrainADPGQuick(t *testing.T) {
 	dir := t.TempDir()
-	c := trainadpgCmd()
+	c := trainADPGCmd()
 	var out bytes.Buffer
 	c.SetOut(&out)
 	c.SetErr(&out)
@@ -39,7 +39,7 @@ func TestTrainADPGQuick(t *testing.T) {
 			t.Errorf("%s: differs from the trainer's (%v)", name, err)
 		}
 	}
-	c = trainadpgCmd()
+	c = trainADPGCmd()
 	c.SetOut(&out)
 	c.SetErr(&out)
 	c.SetArgs([]string{"--quick", "--lr", "0", "--out", dir})
