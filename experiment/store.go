@@ -49,6 +49,7 @@ type InputFile struct {
 // it.
 type Record struct {
 	Hash        string      `json:"hash"`
+	Key         string      `json:"key,omitempty"` // the key of the experiment run that made it (others may share the result)
 	Version     string      `json:"ccsim_version"`
 	Paper       string      `json:"paper"`
 	Base        string      `json:"base_scenario"`
@@ -197,7 +198,7 @@ func (st *Store) Execute(r *Resolved) (err error) {
 	if err := os.WriteFile(filepath.Join(tmp, ScenarioFile), r.YAML, 0o644); err != nil {
 		return err
 	}
-	rec := Record{Hash: r.Hash, Version: version.Version, Paper: r.Paper, Base: r.Spec.Base, CC: r.Spec.CC,
+	rec := Record{Hash: r.Hash, Key: r.Spec.Key, Version: version.Version, Paper: r.Paper, Base: r.Spec.Base, CC: r.Spec.CC,
 		Seed: r.Scenario.Seed, Inputs: r.Inputs, WallSeconds: res.WallSeconds,
 		Finished: time.Now().UTC().Format(time.RFC3339), GoVersion: runtime.Version()}
 	js, err := json.MarshalIndent(rec, "", " ")

@@ -5,6 +5,8 @@
 package report
 
 import (
+	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -26,6 +28,11 @@ const (
 	SummaryFile = "summary.json"
 	FlowsFile   = "flows.csv"
 	QueueFile   = "queue.csv"
+	// QueueCDFFile holds the queue-length distributions when the samples
+	// were not kept (outputs.queue_cdf).
+	QueueCDFFile = "queue_cdf.csv"
+	// RunRecordFile marks a run of a reproduction's store (experiment.Record).
+	RunRecordFile = "run.json"
 )
 
 // Run is one run directory loaded into memory.
@@ -42,6 +49,11 @@ type Run struct {
 	Flows []metrics.FlowRecord
 	// Queue are the samples of queue.csv; nil when the file is absent.
 	Queue []QueueSample
+	// QueueCDF is queue_cdf.csv when queue.csv is absent; nil otherwise.
+	QueueCDF *QueueCDF
+	// Stored reports a run of a reproduction's store (it has a run.json):
+	// its directory is content-addressed and must not be written into.
+	Stored bool
 }
 
 // End is the run's end (summary.json's sim_end_ns), where its unfinished
@@ -90,23 +102,126 @@ func LoadRun(dir string) (*Run, error) {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 
-	path = filepath.Join(dir, QueueFile)
-	f, err = os.Open(path)
+	if err := r.loadQueue(); err != nil {
+		return nil, err
+	}
+	if err := r.loadRecord(); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// loadQueue reads queue.csv, else queue_cdf.csv (a run that kept only the
+// distributions, outputs.queue_cdf; issue 19 §3.8: it was ignored).
+func (r *Run) loadQueue() error {
+	path := filepath.Join(r.Dir, QueueFile)
+	f, err := os.Open(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return r, nil
+		return r.loadQueueCDF()
 	case err != nil:
-		return nil, fmt.Errorf("run %s: %w", dir, err)
+		return fmt.Errorf("run %s: %w", r.Dir, err)
 	}
 	r.Queue, err = ReadQueueCSV(f)
 	f.Close()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	if r.Queue == nil {
 		r.Queue = []QueueSample{}
 	}
-	return r, nil
+	return nil
+}
+
+// loadQueueCDF reads queue_cdf.csv (header metrics.QueueCDFHeader: class,
+// bytes, fraction rows, each class's points in increasing order) into
+// QueueCDF, if the file exists.
+func (r *Run) loadQueueCDF() error {
+	path := filepath.Join(r.Dir, QueueCDFFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.Dir, err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(rows) == 0 || strings.Join(rows[0], ",") != metrics.QueueCDFHeader {
+		return fmt.Errorf("%s: header is not %q", path, metrics.QueueCDFHeader)
+	}
+	q := &QueueCDF{}
+	for i, row := range rows[1:] {
+		v, err1 := strconv.ParseInt(row[1], 10, 64)
+		fr, err2 := strconv.ParseFloat(row[2], 64)
+		if err := errors.Join(err1, err2); err != nil || !(fr >= 0 && fr <= 1) {
+			return fmt.Errorf("%s: line %d: want class, bytes, fraction in [0, 1]: %q", path, i+2, row)
+		}
+		if n := len(q.Classes); n == 0 || q.Classes[n-1] != row[0] {
+			q.Classes = append(q.Classes, row[0])
+			q.Points = append(q.Points, nil)
+		}
+		k := len(q.Points) - 1
+		q.Points[k] = append(q.Points[k], metrics.CDFPoint{UpperBytes: v, Fraction: fr})
+	}
+	r.QueueCDF = q
+	return nil
+}
+
+// QueueCDF is a run's queue_cdf.csv: the queue-length distribution of each
+// port class, as the run wrote it.
+type QueueCDF struct {
+	Classes []string             // in the file's order
+	Points  [][]metrics.CDFPoint // per class, increasing
+}
+
+// P99 is the smallest queue length whose fraction reaches 0.99 in class k.
+func (q *QueueCDF) P99(k int) int64 {
+	for _, p := range q.Points[k] {
+		if p.Fraction >= 0.99 {
+			return p.UpperBytes
+		}
+	}
+	return 0
+}
+
+// runRecord is the part of a reproduction's run.json (experiment.Record)
+// that names the run.
+type runRecord struct {
+	Key  string `json:"key"`
+	CC   string `json:"cc"`
+	Base string `json:"base_scenario"`
+	Seed uint64 `json:"seed"`
+}
+
+// loadRecord labels a run of a reproduction's store (runs/<hash>/, with a
+// run.json) by its key, else by its algorithm, base scenario and seed, so
+// that plots of a runs/ tree are not labelled by hash paths (issue 19
+// §3.8).
+func (r *Run) loadRecord() error {
+	b, err := os.ReadFile(filepath.Join(r.Dir, RunRecordFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("run %s: %w", r.Dir, err)
+	}
+	var rec runRecord
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(r.Dir, RunRecordFile), err)
+	}
+	r.Stored = true
+	switch {
+	case rec.Key != "" && strings.Contains(rec.Key, "cc="):
+		r.Label = rec.Key
+	case rec.Key != "":
+		r.Label = r.Label + " " + rec.Key
+	case rec.Base != "":
+		r.Label = fmt.Sprintf("%s %s seed=%d", r.Label, strings.TrimSuffix(rec.Base, ".yaml"), rec.Seed)
+	}
+	return nil
 }
 
 // IsRunDir reports whether dir holds a summary.json.

@@ -17,6 +17,8 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/ccsim/ccsim/metrics"
 )
 
 // Plot file base names (each is written as .png and .svg).
@@ -424,20 +426,32 @@ func fctCDFPlot(runs []*Run, labels []string, title string) (*plot.Plot, error) 
 	return p, nil
 }
 
-// queueCDFPlot draws the CDF of sampled queue lengths per run and port
-// class; nil when no run has queue samples.
+// runQueueCDFs returns a run's queue-length distributions: its classes,
+// the CDF and the p99 of class k; from the samples (queue.csv, classified
+// by classify), else as the run wrote them (queue_cdf.csv, its own
+// classes); none when the run has neither.
+func runQueueCDFs(r *Run, classify func(node, port int) string) ([]string, func(k int) []metrics.CDFPoint, func(k int) int64) {
+	if q := r.QueueCDFs(classify); q != nil {
+		classes := q.Labels()
+		return classes, func(k int) []metrics.CDFPoint { return q.CDF(classes[k]) },
+			func(k int) int64 { return q.Stats(classes[k]).P99 }
+	}
+	if q := r.QueueCDF; q != nil {
+		return q.Classes, func(k int) []metrics.CDFPoint { return q.Points[k] }, q.P99
+	}
+	return nil, nil, nil
+}
+
+// queueCDFPlot draws the CDF of queue lengths per run and port class
+// (sampled, or as written in queue_cdf.csv); nil when no run has either.
 func queueCDFPlot(runs []*Run, labels []string, classify func(node, port int) string, title string) (*plot.Plot, error) {
 	p := newPlot(title, "queue length (KB)", "fraction of samples")
 	hi := 0.0
 	have := false
 	for i, r := range runs {
-		q := r.QueueCDFs(classify)
-		if q == nil {
-			continue
-		}
-		classes := q.Labels()
+		classes, cdfOf, p99Of := runQueueCDFs(r, classify)
 		for c, class := range classes {
-			cdf := q.CDF(class)
+			cdf := cdfOf(c)
 			if len(cdf) == 0 {
 				continue
 			}
@@ -465,8 +479,7 @@ func queueCDFPlot(runs []*Run, labels []string, classify func(node, port int) st
 			if classify != nil || len(classes) > 1 {
 				name += ": " + class
 			}
-			st := q.Stats(class)
-			p.Legend.Add(fmt.Sprintf("%s (p99 %s KB)", name, fmtKB(st.P99)), l)
+			p.Legend.Add(fmt.Sprintf("%s (p99 %s KB)", name, fmtKB(p99Of(c))), l)
 		}
 	}
 	if !have {

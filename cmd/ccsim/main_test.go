@@ -25,6 +25,8 @@ func run(t *testing.T, args ...string) (string, error) {
 		c = reproduceCmd()
 	case "train":
 		c = trainCmd()
+	case "plot":
+		c = plotCmd()
 	}
 	var out bytes.Buffer
 	c.SetOut(&out)
@@ -414,5 +416,41 @@ func TestWarnsOfFlowsAfterStop(t *testing.T) {
 	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000, start_ns: 999999}]}\n"), 0o644)
 	if out, err := run(t, "validate", scen); err != nil || strings.Contains(out, "warning") {
 		t.Errorf("a flow starting before the stop time: %v\n%s", err, out)
+	}
+}
+
+// plot (issue 19 §3.8): a run that kept only queue_cdf.csv gets its queue
+// CDF plot; runs of a reproduction's store are labelled by their key and
+// plotted into ./plots, never into the store, and an --out inside the
+// store is refused.
+func TestPlotStoredRunsAndQueueCDF(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "s.yaml")
+	os.WriteFile(scen, []byte("name: t\ntopology: {kind: star, hosts: 3}\nworkload:\n  incast: {senders: [0, 1], receiver: 2, sizes_bytes: [100000]}\noutputs: {queue_cdf: true}\n"), 0o644)
+	res := filepath.Join(dir, "res")
+	if out, err := run(t, "run", scen, "--cc", "dcqcn", "--out", res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// a store: runs/<hash>/ with a run.json
+	stored := filepath.Join(dir, "store", "runs", "0123456789abcdef")
+	os.MkdirAll(filepath.Dir(stored), 0o755)
+	if err := os.Rename(filepath.Join(res, "dcqcn"), stored); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(stored, "run.json"), []byte(`{"hash": "0123456789abcdef", "key": "load=0.5 cc=dcqcn seed=1", "cc": "dcqcn"}`), 0o644)
+	before, _ := os.ReadDir(stored)
+	t.Chdir(dir)
+	out, err := run(t, "plot", filepath.Join("store", "runs"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if !strings.Contains(out, "run load=0.5 cc=dcqcn seed=1: store/runs/0123456789abcdef") || !strings.Contains(out, filepath.Join("plots", "queue_cdf.svg")) {
+		t.Errorf("plot output:\n%s", out)
+	}
+	if ents, _ := os.ReadDir(stored); len(ents) != len(before) {
+		t.Errorf("the stored run holds %d entries after plotting, want its %d files", len(ents), len(before))
+	}
+	if _, err := run(t, "plot", filepath.Join("store", "runs"), "--out", filepath.Join("store", "runs")); err == nil || !strings.Contains(err.Error(), "inside a reproduction's stored run") {
+		t.Errorf("--out into the store: %v", err)
 	}
 }

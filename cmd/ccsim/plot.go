@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,16 +30,27 @@ queue_stats_<cc>.csv (p50/p80/p99/max) when the run sampled queues.
 Each DIR is a run directory (it holds summary.json, flows.csv and optionally
 queue.csv, e.g. results/<scenario>/<cc>) or a scenario results directory
 whose subdirectories are runs (e.g. results/<scenario>). Runs are labelled
-by their algorithm (summary.json "cc"). Files go to --out, by default the
-first DIR; the list of files written is printed.`,
+by their algorithm (summary.json "cc"), runs of a reproduction's store
+(runs/<hash>, with a run.json) by their key. Files go to --out, by default
+the first DIR, or ./plots for a reproduction's runs (never into the store);
+the list of files written is printed. Runs that kept only the queue
+distributions (queue_cdf.csv) are drawn from them.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			runs, err := report.LoadRuns(args...)
 			if err != nil {
 				return err
 			}
-			if out == "" {
+			stored := slices.ContainsFunc(runs, func(r *report.Run) bool { return r.Stored })
+			switch {
+			case out == "" && stored:
+				// a reproduction's runs are content-addressed: never write
+				// into them (issue 19 §3.8)
+				out = "plots"
+			case out == "":
 				out = args[0]
+			case stored && insideStoredRun(out, runs):
+				return fmt.Errorf("--out %s is inside a reproduction's stored run: choose a directory outside runs/", out)
 			}
 			files, err := report.PlotRuns(runs, out)
 			if err != nil {
@@ -73,4 +87,28 @@ first DIR; the list of files written is printed.`,
 	c.Flags().StringVar(&out, "out", "", "output directory (default: the first DIR)")
 	c.Flags().BoolVar(&noTables, "no-tables", false, "write only the plots, not the slowdown and queue tables")
 	return c
+}
+
+// insideStoredRun reports whether dir is (or is under) the directory of a
+// stored run, or the runs/ directory holding them.
+func insideStoredRun(dir string, runs []*report.Run) bool {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return false
+	}
+	for _, r := range runs {
+		if !r.Stored {
+			continue
+		}
+		rd, err := filepath.Abs(r.Dir)
+		if err != nil {
+			continue
+		}
+		for _, d := range []string{rd, filepath.Dir(rd)} {
+			if rel, err := filepath.Rel(d, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+				return true
+			}
+		}
+	}
+	return false
 }
