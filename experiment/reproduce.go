@@ -35,10 +35,13 @@ type Options struct {
 
 // Summary is what a reproduction did.
 type Summary struct {
-	Dir                string // Out/PAPER
-	Runs, Skipped, Ran int
-	Failed             []error
-	Claims             []report.Claim
+	Dir string // Out/PAPER
+	// Runs are the distinct runs of the selected experiments (a run two
+	// of them share counts once), Skipped those already done, Ran those
+	// run now; Listed counts them as the experiments list them.
+	Runs, Skipped, Ran, Listed int
+	Failed                     []error
+	Claims                     []report.Claim
 	// Measured are the typed claims with what the analyses measured for
 	// them (for the flip check, Flip).
 	Measured             []Measured
@@ -125,7 +128,7 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 	for _, e := range selected {
 		isSel[e] = true
 	}
-	queued := map[string]bool{}
+	counted := map[string]bool{}
 	for _, e := range p.Experiments {
 		er := expRuns{e: e, readings: checkReadings(st, e)}
 		var specs []RunSpec
@@ -147,13 +150,19 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 				} else {
 					ref.Hash, ref.Dir, ref.Scenario = r.Hash, st.RunDir(r.Hash), r.Scenario
 					if isSel[e] {
-						sum.Runs++
-						switch {
-						case st.Done(r.Hash):
-							sum.Skipped++
-						case !queued[r.Hash] && !opt.ReportOnly:
-							queued[r.Hash] = true
-							todo = append(todo, r)
+						// a run two experiments (or readings) share is one
+						// run: counted once, as the progress bar counts it
+						// (issue 19 §3.6)
+						sum.Listed++
+						if !counted[r.Hash] {
+							counted[r.Hash] = true
+							sum.Runs++
+							switch {
+							case st.Done(r.Hash):
+								sum.Skipped++
+							case !opt.ReportOnly:
+								todo = append(todo, r)
+							}
 						}
 					}
 				}

@@ -39,10 +39,11 @@ func NewProgress(w io.Writer, terminal bool, label string, total int) *Progress 
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetDescription(label),
 			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
+			// the library's rate and ETA assume many small steps: with
+			// runs of minutes they showed "39879 runs/s" and an ETA of 0 s
+			// (issue 19 §3.6); the description carries ours instead
+			progressbar.OptionSetPredictTime(false),
 			progressbar.OptionSetElapsedTime(true),
-			progressbar.OptionSetItsString("runs"),
-			progressbar.OptionShowIts(),
 			progressbar.OptionSetWidth(30),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
@@ -60,6 +61,7 @@ func (p *Progress) Done(failed bool) {
 		p.failed++
 	}
 	if p.bar != nil {
+		p.bar.Describe(fmt.Sprintf("%s (ETA %s)", p.label, p.eta(time.Since(p.start))))
 		p.bar.Add(1)
 		return
 	}
@@ -70,12 +72,18 @@ func (p *Progress) Done(failed bool) {
 	if now.Sub(p.last) >= p.every || p.done == p.total {
 		p.last = now
 		el := now.Sub(p.start)
-		eta := "?"
-		if p.done > 0 {
-			eta = (el / time.Duration(p.done) * time.Duration(p.total-p.done)).Round(time.Second).String()
-		}
-		fmt.Fprintf(p.w, "%s: %d/%d runs done (%d failed), %s elapsed, ETA %s\n", p.label, p.done, p.total, p.failed, el.Round(time.Second), eta)
+		fmt.Fprintf(p.w, "%s: %d/%d runs done (%d failed), %s elapsed, ETA %s\n", p.label, p.done, p.total, p.failed, el.Round(time.Second), p.eta(el))
 	}
+}
+
+// eta is the time the remaining runs take at the mean time per run so far
+// ("?" before the first; the runs of one reproduction differ in length, so
+// it is a rough guide).
+func (p *Progress) eta(el time.Duration) string {
+	if p.done == 0 {
+		return "?"
+	}
+	return (el / time.Duration(p.done) * time.Duration(p.total-p.done)).Round(time.Second).String()
 }
 
 // Finish ends the display.

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/sim"
 )
 
 func run(t *testing.T, args ...string) (string, error) {
@@ -452,5 +453,27 @@ func TestPlotStoredRunsAndQueueCDF(t *testing.T) {
 	}
 	if _, err := run(t, "plot", filepath.Join("store", "runs"), "--out", filepath.Join("store", "runs")); err == nil || !strings.Contains(err.Error(), "inside a reproduction's stored run") {
 		t.Errorf("--out into the store: %v", err)
+	}
+}
+
+// The run progress shows the share of stop_ms simulated and an ETA
+// (issue 19 §3.6).
+func TestRunProgressLine(t *testing.T) {
+	var w strings.Builder
+	p := newProgressOn(&w, false, 2, 10*sim.Millisecond)
+	p.every = 0
+	p.update("dcqcn", false)
+	p.update("hpcc", false)
+	p.simTime("dcqcn", 5*sim.Millisecond)
+	p.update("hpcc", true)
+	lines := strings.Split(strings.TrimSpace(w.String()), "\n")
+	last := lines[len(lines)-1]
+	// (1 finished + 0.5) / 2 runs = 75 %
+	if !regexpMatch(`^ccsim run: \[1/2\] 75% of stop_ms simulated, [0-9.]+m?s elapsed, ETA [0-9a-z.]+; running: dcqcn 50%$`, last) {
+		t.Errorf("progress lines:\n%s", w.String())
+	}
+	p.update("dcqcn", true)
+	if !strings.Contains(w.String(), "[2/2] 100% of stop_ms simulated") {
+		t.Errorf("no closing line:\n%s", w.String())
 	}
 }

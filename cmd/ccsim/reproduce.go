@@ -71,7 +71,7 @@ func listPapers(w io.Writer) error {
 	for _, p := range experiment.Papers() {
 		fmt.Fprintf(w, "%s  paper %s: %s\n    %s\n", p.ID, p.Number, p.Title, p.Citation)
 		for _, e := range p.Experiments {
-			fmt.Fprintf(w, "  %s  %s (%d runs at paper scale: readings × seeds)\n", e.ID, e.Title, e.RunCount(experiment.ScalePaper))
+			fmt.Fprintf(w, "  %s  %s (%s at paper scale: readings × seeds)\n", e.ID, e.Title, plural(e.RunCount(experiment.ScalePaper), "run"))
 			listReadings(w, e)
 			for _, c := range e.Claims {
 				v := c.PaperValue
@@ -132,7 +132,11 @@ func claimKind(c *experiment.Claim) string {
 }
 
 func printReproduction(w io.Writer, s *experiment.Summary) error {
-	fmt.Fprintf(w, "%d runs: %d ran, %d already done, %d failed (%.1fs)\n", s.Runs, s.Ran, s.Skipped, len(s.Failed), s.Wall.Seconds())
+	shared := ""
+	if s.Listed != s.Runs {
+		shared = fmt.Sprintf(" (%d as the experiments list them: a run they share counts once)", s.Listed)
+	}
+	fmt.Fprintf(w, "%s%s: %d ran, %d already done, %d failed (%.1fs)\n", plural(s.Runs, "run"), shared, s.Ran, s.Skipped, len(s.Failed), s.Wall.Seconds())
 	counts := map[string]int{}
 	others := 0
 	fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", "exp", "claim", "paper", "ccsim", "holds")
@@ -160,7 +164,7 @@ func printReproduction(w io.Writer, s *experiment.Summary) error {
 		fmt.Fprintf(os.Stderr, "ccsim: run failed: %v\n", err)
 	}
 	if len(s.Failed) > 0 || len(s.AnalysisErrors) > 0 {
-		return fmt.Errorf("%d runs failed, %d analyses failed (results of the others are kept)", len(s.Failed), len(s.AnalysisErrors))
+		return fmt.Errorf("%s failed, %s failed (results of the others are kept)", plural(len(s.Failed), "run"), plural(len(s.AnalysisErrors), "analysis"))
 	}
 	return nil
 }
@@ -177,4 +181,15 @@ func sortedStrings(xs []string) []string {
 	out := slices.Clone(xs)
 	slices.Sort(out)
 	return out
+}
+
+// plural is "1 run", "2 runs" ("analysis": "analyses").
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "is") {
+		return fmt.Sprintf("%d %ses", n, strings.TrimSuffix(noun, "is"))
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

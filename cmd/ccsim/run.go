@@ -99,24 +99,37 @@ func runDefault(w io.Writer) error {
 	return runAndReport(w, s, assemble.Options{}, filepath.Join("results", s.Name), 0)
 }
 
-// progressLine shows a live status line on a terminal and nothing otherwise.
+// progressLine shows the runs' progress: on a terminal a live status line
+// (runs done, the share of stop_ms simulated, elapsed time, ETA, and each
+// running run's share), elsewhere a plain line at most every 10 s (issue
+// 19 §3.6: run showed no percentage and no ETA). The ETA assumes the rest
+// runs at the speed so far; a run whose flows all finish before stop_ms
+// ends early, so it is an upper estimate.
 type progressLine struct {
-	mu      sync.Mutex
-	on      bool
-	total   int
-	done    int
-	running map[string]sim.Time // running runs and their simulated time
-	start   time.Time
+	mu       sync.Mutex
+	w        io.Writer
+	terminal bool
+	total    int
+	done     int
+	stop     sim.Time            // the runs' stop time (their 100 %)
+	running  map[string]sim.Time // running runs and their simulated time
+	start    time.Time
+	last     time.Time     // of the last plain line
+	every    time.Duration // between plain lines
+	printed  bool          // a plain line was printed
 }
 
-func newProgress(total int) *progressLine {
-	return &progressLine{on: term.IsTerminal(int(os.Stderr.Fd())), total: total, running: map[string]sim.Time{}, start: time.Now()}
+func newProgress(total int, stop sim.Time) *progressLine {
+	return newProgressOn(os.Stderr, term.IsTerminal(int(os.Stderr.Fd())), total, stop)
+}
+
+func newProgressOn(w io.Writer, terminal bool, total int, stop sim.Time) *progressLine {
+	now := time.Now()
+	return &progressLine{w: w, terminal: terminal, total: total, stop: max(stop, 1), running: map[string]sim.Time{},
+		start: now, last: now, every: 10 * time.Second}
 }
 
 func (p *progressLine) update(name string, finished bool) {
-	if !p.on {
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if finished {
@@ -125,31 +138,57 @@ func (p *progressLine) update(name string, finished bool) {
 	} else {
 		p.running[name] = 0
 	}
-	p.draw()
+	p.draw(finished)
 }
 
 // simTime records a run's simulated time (called from the run goroutines).
 func (p *progressLine) simTime(name string, t sim.Time) {
-	if !p.on {
-		return
-	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if _, ok := p.running[name]; ok {
 		p.running[name] = t
-		p.draw()
+		p.draw(false)
 	}
 }
 
-func (p *progressLine) draw() {
+// line formats the status: [done/total] share, elapsed, ETA, running runs.
+func (p *progressLine) line() string {
+	frac := float64(p.done)
 	var parts []string
 	for n, t := range p.running {
-		parts = append(parts, fmt.Sprintf("%s@%v", n, t))
+		f := min(float64(t)/float64(p.stop), 1)
+		frac += f
+		parts = append(parts, fmt.Sprintf("%s %.0f%%", n, 100*f))
 	}
 	sort.Strings(parts)
-	fmt.Fprintf(os.Stderr, "\r\033[K[%d/%d] %.1fs running: %s", p.done, p.total, time.Since(p.start).Seconds(), strings.Join(parts, " "))
-	if p.done == p.total {
-		fmt.Fprint(os.Stderr, "\r\033[K")
+	frac /= float64(max(p.total, 1))
+	el := time.Since(p.start)
+	eta := "?"
+	if frac > 0 {
+		eta = time.Duration(float64(el) * (1 - frac) / frac).Round(time.Second).String()
+	}
+	s := fmt.Sprintf("[%d/%d] %.0f%% of stop_ms simulated, %s elapsed, ETA %s", p.done, p.total, 100*frac, el.Round(100*time.Millisecond), eta)
+	if len(parts) > 0 {
+		s += "; running: " + strings.Join(parts, ", ")
+	}
+	return s
+}
+
+func (p *progressLine) draw(finished bool) {
+	if p.w == nil {
+		return
+	}
+	if p.terminal {
+		fmt.Fprintf(p.w, "\r\033[K%s", p.line())
+		if p.done == p.total {
+			fmt.Fprint(p.w, "\r\033[K")
+		}
+		return
+	}
+	// the closing line only after periodic ones (a short run prints none)
+	if now := time.Now(); now.Sub(p.last) >= p.every || finished && p.done == p.total && p.printed {
+		p.last, p.printed = now, true
+		fmt.Fprintf(p.w, "ccsim run: %s\n", p.line())
 	}
 }
 
@@ -160,10 +199,8 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt assemble.Options, out s
 	if err := checkRunOut(out); err != nil {
 		return err
 	}
-	prog := newProgress(len(s.CC))
-	if prog.on {
-		opt.Progress = prog.simTime
-	}
+	prog := newProgress(len(s.CC), sim.Time(s.StopMs*float64(sim.Millisecond)))
+	opt.Progress = prog.simTime
 	res, errs := assemble.RunAll(s, s.CC, opt, workers, prog.update)
 	var written, failed []string
 	for i, r := range res {
@@ -191,11 +228,11 @@ func runAndReport(w io.Writer, s *scenario.Scenario, opt assemble.Options, out s
 		}
 	}
 	if len(failed) > 0 {
-		fmt.Fprintf(w, "failed (%d of %d runs):\n", len(failed), len(res))
+		fmt.Fprintf(w, "failed (%d of %s):\n", len(failed), plural(len(res), "run"))
 		for _, f := range failed {
 			fmt.Fprintf(w, "  %s\n", f)
 		}
-		return fmt.Errorf("%d of %d runs failed", len(failed), len(res))
+		return fmt.Errorf("%d of %s failed", len(failed), plural(len(res), "run"))
 	}
 	return nil
 }
