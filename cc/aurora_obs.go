@@ -153,15 +153,15 @@ func DefaultAuroraRewardScale() AuroraRewardScale {
 	return AuroraRewardScale{RefPktRate: 300, RefRTT: 0.55}
 }
 
-// AuroraReward is the reward of interval m for a flow of line rate
-// lineBps and path base RTT baseRTT:
+// AuroraReward is the reward of interval m for a flow whose path
+// bottleneck is bnBps (fabric.QP.PathBps) and path base RTT baseRTT:
 //
-//	0.001 × (10·RefPktRate·recv rate/line rate − 1000·RefRTT·mean RTT/base RTT − 2000·loss ratio)
+//	0.001 × (10·RefPktRate·recv rate/bottleneck − 1000·RefRTT·mean RTT/base RTT − 2000·loss ratio)
 //
 // with the authors' recv rate (one packet subtracted), mean RTT 0 without a
 // sample and loss ratio (AuroraMI).
-func AuroraReward(m *AuroraMI, lineBps int64, baseRTT sim.Time, s AuroraRewardScale) float64 {
-	thr := m.RecvRate() / float64(lineBps)
+func AuroraReward(m *AuroraMI, bnBps int64, baseRTT sim.Time, s AuroraRewardScale) float64 {
+	thr := m.RecvRate() / float64(bnBps)
 	lat := m.MeanRTT() / float64(baseRTT)
 	return 0.001 * (10*s.RefPktRate*thr - 1000*s.RefRTT*lat - 2000*m.LossRatio())
 }

@@ -24,9 +24,10 @@ type Config struct {
 	EpisodeMIs int    `json:"episode_mis"` // episode length in monitoring intervals of half a base RTT (network_sim.py MAX_STEPS 400); 10..100000
 	// The scenario ranges (docs/algorithms/aurora.md §5.2): each episode is
 	// a star of Flows+1 hosts, Flows ∈ [1, MaxFlows] long flows into one
-	// receiver, links of U(GbpsMin, GbpsMax) Gb/s and U(DelayNsMin,
-	// DelayNsMax) ns.
+	// receiver, senders' links of U(GbpsMin, GbpsMax) Gb/s, the receiver's
+	// link U(BnMin, 1) times that, every link U(DelayNsMin, DelayNsMax) ns.
 	MaxFlows   int     `json:"max_flows"`    // 1..64
+	BnMin      float64 `json:"bn_min"`       // the bottleneck (receiver's link) is U(bn_min, 1) × the senders' rate; [0.01, 1]
 	GbpsMin    float64 `json:"gbps_min"`     // [1, 1600]
 	GbpsMax    float64 `json:"gbps_max"`     // [gbps_min, 1600]
 	DelayNsMin float64 `json:"delay_ns_min"` // [10, 1e6]
@@ -53,7 +54,7 @@ type Config struct {
 
 // DefaultConfig is the configuration of the shipped model.
 func DefaultConfig() Config {
-	return Config{Seed: 1, Iterations: 300, Envs: 16, EpisodeMIs: 400, MaxFlows: 4,
+	return Config{Seed: 1, Iterations: 300, Envs: 24, EpisodeMIs: 400, MaxFlows: 1, BnMin: 0.2,
 		GbpsMin: 100, GbpsMax: 400, DelayNsMin: 500, DelayNsMax: 2000,
 		Gamma: 0.99, Lambda: 0.95, ClipEps: 0.2, EntCoef: 0.01, Epochs: 4, MiniBatches: 4,
 		LR: 0.001, AdamEps: 1e-5, InitLogStd: 0, Reward: cc.DefaultAuroraRewardScale(), EvalEpisodes: 8}
@@ -62,7 +63,7 @@ func DefaultConfig() Config {
 // QuickConfig is a short run (the tests, `--quick`).
 func QuickConfig() Config {
 	c := DefaultConfig()
-	c.Iterations, c.Envs, c.EpisodeMIs, c.EvalEpisodes = 12, 4, 200, 4
+	c.Iterations, c.Envs, c.EpisodeMIs, c.EvalEpisodes = 20, 8, 400, 8
 	return c
 }
 
@@ -85,7 +86,7 @@ func (c Config) Validate() error {
 		v      float64
 		lo, hi float64
 		open   bool // lower bound exclusive
-	}{{"gbps_min", c.GbpsMin, 1, 1600, false}, {"gbps_max", c.GbpsMax, c.GbpsMin, 1600, false},
+	}{{"bn_min", c.BnMin, 0.01, 1, false}, {"gbps_min", c.GbpsMin, 1, 1600, false}, {"gbps_max", c.GbpsMax, c.GbpsMin, 1600, false},
 		{"delay_ns_min", c.DelayNsMin, 10, 1e6, false}, {"delay_ns_max", c.DelayNsMax, c.DelayNsMin, 1e6, false},
 		{"gamma", c.Gamma, 0, 1, false}, {"lambda", c.Lambda, 0, 1, false}, {"clip_eps", c.ClipEps, 0, 1, true},
 		{"ent_coef", c.EntCoef, 0, 10, false}, {"lr", c.LR, 0, 1, true}, {"adam_eps", c.AdamEps, 0, 1, true},

@@ -20,7 +20,8 @@ import (
 // create_new_links_and_senders) scaled to RDMA, with several senders.
 type Setting struct {
 	Flows    int       `json:"flows"`     // senders, hosts 0..Flows−1, all into host Flows
-	Gbps     float64   `json:"gbps"`      // every link's rate
+	Gbps     float64   `json:"gbps"`      // the senders' links' rate
+	BnGbps   float64   `json:"bn_gbps"`   // the receiver's link's rate (the bottleneck)
 	DelayNs  float64   `json:"delay_ns"`  // every link's one-way delay
 	BufferMB float64   `json:"buffer_mb"` // the switch's buffer (drop-tail)
 	InitRate []float64 `json:"init_rate"` // per flow, fraction of line rate
@@ -29,27 +30,31 @@ type Setting struct {
 	Seed     uint64    `json:"seed"` // the scenario's seed
 }
 
-// Draw draws a setting from r: Flows uniform in 1..MaxFlows, rate and delay
-// uniform in their ranges, a drop-tail switch (PFC off, as the authors'
+// Draw draws a setting from r: Flows uniform in 1..MaxFlows, the senders'
+// rate and the delay uniform in their ranges, the receiver's link (the
+// bottleneck) at U(BnMin, 1) of the senders' rate (the authors' sender may
+// exceed its link: its rate is capped at 1000 packets/s on links of 100–500),
+// a drop-tail switch (PFC off, as the authors'
 // lossy links) whose buffer is the authors' queue, 1 + e^U(0, 8) packets
 // (network_sim.py create_new_links_and_senders), in full packets of 1048
 // B and at least the scenario's minimum 0.065536 MB (62 packets), initial
-// rates U(0.3, 1) of line rate (the authors' U(0.3, 1.5) × bandwidth,
-// capped at line rate), the first flow at 0 and the others at U(0, ½) of
+// rates U(0.3, 1.5) × the bottleneck (the authors' U(0.3, 1.5) ×
+// bandwidth), capped at line rate, the first flow at 0 and the others at U(0, ½) of
 // the episode. The episode lasts EpisodeMIs intervals of half the path's
 // base RTT (estimated as 4 link delays plus the serialisation of two data
 // packets and two ACKs).
 func (c Config) Draw(r *rand.Rand) Setting {
 	s := Setting{Flows: 1 + r.IntN(c.MaxFlows)}
 	s.Gbps = c.GbpsMin + (c.GbpsMax-c.GbpsMin)*r.Float64()
+	s.BnGbps = s.Gbps * (c.BnMin + (1-c.BnMin)*r.Float64())
 	s.DelayNs = c.DelayNsMin + (c.DelayNsMax-c.DelayNsMin)*r.Float64()
 	pkts := 1 + math.Floor(nn.DetExp(8*r.Float64()))
 	s.BufferMB = max(0.065536, pkts*1048/1e6)
-	rtt := 4*s.DelayNs + 2*(1048+64)*8/s.Gbps
+	rtt := 4*s.DelayNs + (1048+64)*8/s.Gbps + (1048+64)*8/s.BnGbps
 	s.StopNs = float64(c.EpisodeMIs) * 0.5 * rtt
 	s.InitRate, s.StartNs = make([]float64, s.Flows), make([]float64, s.Flows)
 	for i := range s.Flows {
-		s.InitRate[i] = 0.3 + 0.7*r.Float64()
+		s.InitRate[i] = min(1, (0.3+1.2*r.Float64())*s.BnGbps/s.Gbps)
 		if i > 0 {
 			s.StartNs[i] = 0.5 * s.StopNs * r.Float64()
 		}
@@ -62,7 +67,8 @@ func (c Config) Draw(r *rand.Rand) Setting {
 func (s Setting) YAML() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: aurora-train\nseed: %d\nstop_ms: %.6f\ncc: [aurora]\n", s.Seed%1_000_000_007, s.StopNs/1e6)
-	fmt.Fprintf(&b, "topology: {kind: star, hosts: %d, link_gbps: %.4f, link_delay_ns: %.1f}\n", s.Flows+1, s.Gbps, s.DelayNs)
+	fmt.Fprintf(&b, "topology: {kind: star, hosts: %d, link_gbps: %.4f, link_delay_ns: %.1f, host_links: [{hosts: [%d], gbps: %.4f}]}\n",
+		s.Flows+1, s.Gbps, s.DelayNs, s.Flows, s.BnGbps)
 	fmt.Fprintf(&b, "switch: {buffer_mb: %.6f, pfc: off}\n", s.BufferMB)
 	b.WriteString("workload:\n  flows:\n")
 	for i := range s.Flows {
@@ -107,7 +113,7 @@ type episode struct {
 func (s *sampler) AuroraDecide(q *fabric.QP, m *cc.AuroraMI, obs []float64, now sim.Time) float64 {
 	e, tr := s.ep, s.tr
 	if s.pending {
-		r := cc.AuroraReward(m, q.LineRateBps, q.PathBaseRTT, e.reward)
+		r := cc.AuroraReward(m, q.PathBps, q.PathBaseRTT, e.reward)
 		tr.rew = append(tr.rew, r)
 		e.sumRew += r
 		e.nRew++
