@@ -278,3 +278,26 @@ func TestAuroraDecisionLatency(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAuroraDecision: one decision of the deployed controller (the
+// MI's features, the history shift and the policy's forward pass), on an MI
+// of 100 RTT samples.
+func BenchmarkAuroraDecision(b *testing.B) {
+	p := cc.AuroraDefaults()
+	if err := p.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	d := cc.NewAuroraPolicyDecider(p.Policy())
+	var o cc.AuroraObs
+	o.Reset()
+	rtts := make([]float64, 100)
+	for i := range rtts {
+		rtts[i] = 4 + 0.01*float64(i)
+	}
+	m := &cc.AuroraMI{Dur: 2 * sim.Microsecond, SentBytes: 100000, AckedBytes: 99000, PacketBytes: 1000, RTTs: auroraUs(rtts...)}
+	b.ReportAllocs()
+	for b.Loop() {
+		o.Push(m)
+		d.AuroraDecide(nil, m, o.Vector(), 0)
+	}
+}
