@@ -34,13 +34,14 @@ var layers = map[string]int{
 	"report/htmlcheck": 0, // a test helper: runs headless Chromium
 	"internal/arch":    0,
 	// topologies, workloads and statistics over them
-	"topo":          1,
-	"workload":      1,
-	"metrics":       1,
-	"cc/pidnnmodel": 1,
-	"cc/adpgmodel":  1,
-	"ml/rl":         1, // reinforcement learning over ml/nn (docs/rl.md)
-	"ml/compress":   1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
+	"topo":           1,
+	"workload":       1,
+	"metrics":        1,
+	"cc/pidnnmodel":  1,
+	"cc/adpgmodel":   1,
+	"cc/auroramodel": 1, // Aurora's shipped policy over ml/nn (docs/algorithms/aurora.md)
+	"ml/rl":          1, // reinforcement learning over ml/nn (docs/rl.md)
+	"ml/compress":    1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
 	// the fabric: hosts, switches, links
 	"fabric": 2,
 	// algorithms on the fabric; results as data
@@ -62,6 +63,7 @@ var layers = map[string]int{
 	"experiment/papers/dcon":   7,
 	"experiment/papers/wrcc":   7,
 	"experiment/papers/pidnn":  7,
+	"train/aurora":             7, // Aurora's trainer (docs/algorithms/aurora.md)
 	"experiment/papers":        8,
 	// the command
 	"cmd/ccsim": 9,
