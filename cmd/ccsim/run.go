@@ -28,6 +28,7 @@ func runCmd() *cobra.Command {
 	var ccList, out, profile string
 	var seed uint64
 	var workers int
+	var allowLarge bool
 	c := &cobra.Command{
 		Use:   "run FILE.yaml",
 		Short: "run a scenario (each algorithm in parallel) and print a comparison table",
@@ -38,7 +39,7 @@ func runCmd() *cobra.Command {
 				names = splitList(ccList)
 			}
 			// the checks of validate: a file validate accepts is one run accepts
-			s, err := assemble.Check(args[0], names)
+			s, err := assemble.CheckWith(args[0], names, limits(allowLarge))
 			if err != nil {
 				return errors.New(invalid(args[0], err))
 			}
@@ -75,6 +76,7 @@ func runCmd() *cobra.Command {
 	c.Flags().Uint64Var(&seed, "seed", 0, "random seed (overrides the scenario's seed)")
 	c.Flags().StringVar(&profile, "profile", "", "write a pprof CPU profile to this file")
 	c.Flags().IntVar(&workers, "workers", 0, "parallel runs (0 = number of cores)")
+	c.Flags().BoolVar(&allowLarge, "allow-large", false, "run even when the estimated memory exceeds what the machine has available")
 	return c
 }
 
@@ -322,14 +324,15 @@ func invalid(path string, err error) string {
 }
 
 func validateCmd() *cobra.Command {
-	return &cobra.Command{
+	var allowLarge bool
+	c := &cobra.Command{
 		Use:   "validate FILE.yaml...",
 		Short: "check scenario files and report every error",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			bad := 0
 			for _, a := range args {
-				s, err := assemble.Check(a, nil)
+				s, err := assemble.CheckWith(a, nil, limits(allowLarge))
 				if err != nil {
 					bad++
 					fmt.Fprintln(cmd.OutOrStdout(), invalid(a, err))
@@ -346,6 +349,8 @@ func validateCmd() *cobra.Command {
 			return nil
 		},
 	}
+	c.Flags().BoolVar(&allowLarge, "allow-large", false, "accept scenarios whose estimated memory exceeds what the machine has available")
+	return c
 }
 
 func listCmd() *cobra.Command {
@@ -381,4 +386,13 @@ func defaultCmd() *cobra.Command {
 			return err
 		},
 	}
+}
+
+// limits are the size limits of a check: the machine's available memory,
+// none with --allow-large (issue 19 §3.1).
+func limits(allowLarge bool) assemble.Limits {
+	if allowLarge {
+		return assemble.Limits{}
+	}
+	return assemble.DefaultLimits()
 }

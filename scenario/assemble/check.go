@@ -19,7 +19,12 @@ import (
 // scenario.Errors). ccNames, if not nil, replaces the scenario's algorithm
 // list (run --cc). `ccsim validate` and `ccsim run` both call it, so that a
 // file validate accepts is one run accepts.
-func Check(path string, ccNames []string) (_ *scenario.Scenario, err error) {
+func Check(path string, ccNames []string) (*scenario.Scenario, error) {
+	return CheckWith(path, ccNames, DefaultLimits())
+}
+
+// CheckWith is Check with the size limits lim (estimate.go).
+func CheckWith(path string, ccNames []string, lim Limits) (_ *scenario.Scenario, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("%s: internal error checking the scenario: %v", path, p)
@@ -32,7 +37,7 @@ func Check(path string, ccNames []string) (_ *scenario.Scenario, err error) {
 	if ccNames != nil {
 		s.CC = ccNames
 	}
-	if errs = check(s, errs); len(errs) > 0 {
+	if errs = check(s, errs, lim); len(errs) > 0 {
 		return s, errs
 	}
 	return s, nil
@@ -41,7 +46,7 @@ func Check(path string, ccNames []string) (_ *scenario.Scenario, err error) {
 // CheckScenario re-validates a parsed scenario and builds everything a run
 // builds, as Check does for a file.
 func CheckScenario(s *scenario.Scenario) error {
-	if errs := check(s, nil); len(errs) > 0 {
+	if errs := check(s, nil, DefaultLimits()); len(errs) > 0 {
 		return errs
 	}
 	return nil
@@ -49,15 +54,16 @@ func CheckScenario(s *scenario.Scenario) error {
 
 // check appends to prior (errors of decoding) the errors of validation,
 // of the referenced files and of building, each message once.
-func check(s *scenario.Scenario, prior scenario.Errors) scenario.Errors {
+func check(s *scenario.Scenario, prior scenario.Errors, lim Limits) scenario.Errors {
 	errs := append(prior, s.Validate()...)
-	errs = append(errs, checkBuild(s)...)
+	errs = append(errs, checkBuild(s, lim)...)
 	return dedupe(errs)
 }
 
 // checkBuild builds what a run builds from the sections that passed
-// validation, and returns the errors.
-func checkBuild(s *scenario.Scenario) scenario.Errors {
+// validation, and returns the errors. What would need more memory than
+// lim allows is refused before it is built.
+func checkBuild(s *scenario.Scenario, lim Limits) scenario.Errors {
 	var errs scenario.Errors
 	sound := s.Sound()
 	var g *topo.Graph
@@ -68,13 +74,37 @@ func checkBuild(s *scenario.Scenario) scenario.Errors {
 			g = nil
 		}
 	}
+	big := false
+	if g != nil {
+		if err := lim.tooBig(estimateGraph(s, g)); err != nil {
+			errs, big = append(errs, err), true
+		}
+	}
 	var flows []workload.Flow
 	if g != nil && sound.Workload {
-		var err error
-		if flows, err = Flows(s, g); err != nil {
-			errs = scenario.AppendError(errs, err)
+		nflows := 0.0
+		if it, ok := estimateFlows(s, g); ok {
+			nflows = it.bytes / flowBytes
+			if err := lim.tooBig(it); err != nil {
+				errs, big = append(errs, err), true
+			}
 		}
-		warnLateFlows(s, flows)
+		if !big {
+			var err error
+			if flows, err = Flows(s, g); err != nil {
+				errs = scenario.AppendError(errs, err)
+			}
+			warnLateFlows(s, flows)
+			nflows = float64(len(flows))
+		}
+		for _, it := range estimateSamples(s, nflows) {
+			if err := lim.tooBig(it); err != nil {
+				errs, big = append(errs, err), true
+			}
+		}
+	}
+	if big {
+		return errs // building the rest would take the memory refused
 	}
 	if !sound.Fabric {
 		return errs
