@@ -37,6 +37,7 @@ var layers = map[string]int{
 	"workload":      1,
 	"metrics":       1,
 	"cc/pidnnmodel": 1,
+	"cc/spinemodel": 1,
 	"ml/rl":         1, // reinforcement learning over ml/nn (docs/rl.md)
 	"ml/compress":   1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
 	// the fabric: hosts, switches, links
@@ -55,6 +56,7 @@ var layers = map[string]int{
 	"experiment":  6,
 	// paper reproductions
 	"experiment/exptest":       7,
+	"train/spine":              7, // SPINE's trainer (docs/algorithms/spine.md §5)
 	"experiment/papers/dcqcnp": 7,
 	"experiment/papers/dcon":   7,
 	"experiment/papers/wrcc":   7,
