@@ -2,6 +2,7 @@ package cc
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/ccsim/ccsim/cc/spinemodel"
 	"github.com/ccsim/ccsim/fabric"
@@ -21,7 +22,7 @@ type SpineParams struct {
 	Delta          int     `yaml:"delta" doc:"executor's initial δ: window kept on a loss, in 1/1024 (717)"`
 	IntervalRTTs   float64 `yaml:"interval_rtts" doc:"monitoring interval in path base RTTs"`
 	K              int     `yaml:"k" doc:"the agent decides every k monitoring intervals (I4)"`
-	Trigger        bool    `yaml:"trigger" doc:"trigger gate: apply the agent's parameters only when its fifth output fires (the authors' default: on)"`
+	Trigger        bool    `yaml:"trigger" doc:"trigger gate: apply the agent's parameters only when its fifth output fires, with probability clamp((x+1)/2, 0.05, 0.95) (the authors' default: on)"`
 	InitWindowBDPs float64 `yaml:"init_window_bdps" doc:"window at flow start in path BDPs (I6)"`
 	MaxWindowBDPs  float64 `yaml:"max_window_bdps" doc:"window cap in path BDPs (the kernel's snd_cwnd_clamp, I6)"`
 	MinCwnd        int     `yaml:"min_cwnd" doc:"window floor in packets (vanilla_set_cwnd: 10)"`
@@ -125,6 +126,8 @@ type Spine struct {
 	Meas  SpineMeasure
 	// Decisions counts the agent's decisions; Fired those whose gate fired.
 	Decisions, Fired int64
+	// LastFired reports whether the last decision's gate fired.
+	LastFired bool
 	// Err is the first error of the agent (the flow keeps its parameters).
 	Err error
 
@@ -143,6 +146,7 @@ type Spine struct {
 	pendAt          []sim.Time
 	pendEx          []SpineExec
 	pendHead, pendN int
+	rng             *rand.Rand // the gate's draws
 }
 
 // NewSpine returns the controller of flow for parameters p (validated),
@@ -151,8 +155,14 @@ func NewSpine(p *SpineParams, flow int, agent SpineAgent) *Spine {
 	return &Spine{P: p, Flow: flow, Agent: agent,
 		Exec: SpineExec{Alpha: p.Alpha, Beta: p.Beta, Gamma: p.Gamma, Delta: p.Delta},
 		obs:  make([]float64, SpineObsDim), win: make([]float64, spinemodel.History*SpineObsDim),
-		act: make([]float64, SpineActDim), pendAt: make([]sim.Time, 4), pendEx: make([]SpineExec, 4)}
+		act: make([]float64, SpineActDim), pendAt: make([]sim.Time, 4), pendEx: make([]SpineExec, 4),
+		rng: rand.New(rand.NewPCG(SpineGateSeed, uint64(flow)))}
 }
+
+// SpineGateSeed seeds the gate's draws: flow i draws from
+// PCG(SpineGateSeed, i), so a scenario's draws repeat from run to run, in
+// training as deployed.
+const SpineGateSeed = 0x5350494e45
 
 // Window is the agent's input: the last spinemodel.History observations,
 // oldest first (the first one repeated until there are enough).
@@ -315,9 +325,11 @@ func (s *Spine) decide(q *fabric.QP, now sim.Time) {
 		}
 		return
 	}
-	if s.P.Trigger && !SpineTrigger(s.act[SpineParamNum]) {
+	if s.P.Trigger && !SpineTrigger(s.act[SpineParamNum], s.rng.Float64()) {
+		s.LastFired = false
 		return
 	}
+	s.LastFired = true
 	s.Fired++
 	copy(s.cur[:], s.act[:SpineParamNum])
 	e := SpineMapAction(s.act)

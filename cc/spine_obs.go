@@ -128,11 +128,17 @@ func SpineMapAction(a []float64) SpineExec {
 	}
 }
 
-// SpineTrigger reports whether the gate fires for a trigger output x in
-// [−1, 1]: the authors' Trigger_Eval (python/train/policy/spine.py) fires
-// when hard_sigm(x) = clamp((x+1)/2, 0.05, 0.95) > 0.5, that is x > 0
-// (slope 1: their max_slope and init_slope).
-func SpineTrigger(x float64) bool { return x > 0 }
+// SpineTriggerProb is the probability that the gate fires for a trigger
+// output x in [−1, 1]: the authors' HM-LSTM boundary z = hard_sigm(x) =
+// clamp((slope·x + 1)/2, 0.05, 0.95) with slope 1 (their init_slope and
+// max_slope), drawn as a Bernoulli variable by Trigger_Train, which their
+// actor uses in inference too (python/train/policy/spine.py: both cells
+// are built with z_prob = True; docs/algorithms/spine.md I3).
+func SpineTriggerProb(x float64) float64 { return min(max((x+1)/2, 0.05), 0.95) }
+
+// SpineTrigger reports whether the gate fires for output x and a uniform
+// draw u in [0, 1): u < SpineTriggerProb(x) (Trigger_Train: rand < z).
+func SpineTrigger(x, u float64) bool { return u < SpineTriggerProb(x) }
 
 // spineWindow is the executor's per-ACK window law (tcp_vanilla.c
 // vanilla_cong_control and vanilla_set_cwnd): change = −β if srtt/min_rtt

@@ -111,3 +111,50 @@ func jain(x []float64) float64 {
 	}
 	return s * s / (float64(len(x)) * s2)
 }
+
+// (a) A single long flow on the 400 Gb/s star reaches line rate: the
+// sender's wire rate (payload + 48-byte headers of every data packet sent,
+// retransmissions included) over the second half of a 400 µs run, with
+// the shipped model, is at least 90 % of 400 Gb/s.
+func TestSpineSingleFlowLineRate(t *testing.T) {
+	p := runSpineIncast(t, 1, 400, 200, "")[0]
+	u := p.wireRate() / 400e9
+	t.Logf("single flow: wire rate %.1f Gb/s = %.4f of line rate over [%v, %v]; goodput %.1f Gb/s; window %d packets, parameters %+v, %d of %d decisions fired",
+		p.wireRate()/1e9, u, p.at1, p.at2, p.goodput()/1e9, p.Cwnd, p.Exec, p.Fired, p.Decisions)
+	if u < 0.9 {
+		t.Errorf("wire rate %.4f of line rate, want ≥ 0.9", u)
+	}
+}
+
+// (b) N long flows (N = 4, 15) into one receiver of the 16-host star at
+// 400 Gb/s, all starting at t = 0, share with Jain ≥ 0.9: Jain's index of
+// the flows' goodputs (bytes acknowledged) over the steady state, the
+// second half of an 800 µs run, with the shipped model. The bottleneck's
+// use (Σ wire rates) is reported.
+func TestSpineIncastJain(t *testing.T) {
+	for _, n := range []int{4, 15} {
+		pr := runSpineIncast(t, n, 800, 400, "")
+		g := make([]float64, n)
+		tot, fired, dec := 0.0, int64(0), int64(0)
+		for i, p := range pr {
+			g[i] = p.goodput()
+			tot += p.wireRate()
+			fired += p.Fired
+			dec += p.Decisions
+		}
+		j := jain(g)
+		t.Logf("%d flows: Jain %.4f over [400, 800) µs; Σ wire rate %.4f of the bottleneck; goodputs (Gb/s) %.1f; %d of %d decisions fired",
+			n, j, tot/400e9, scale(g, 1e-9), fired, dec)
+		if j < 0.9 {
+			t.Errorf("%d flows: Jain %.4f, want ≥ 0.9", n, j)
+		}
+	}
+}
+
+func scale(x []float64, f float64) []float64 {
+	y := make([]float64, len(x))
+	for i, v := range x {
+		y[i] = v * f
+	}
+	return y
+}

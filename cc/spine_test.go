@@ -2,6 +2,7 @@ package cc_test
 
 import (
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -28,11 +29,13 @@ func TestSpineMapAction(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct {
-		x    float64
-		fire bool
-	}{{0, false}, {1e-12, true}, {-0.5, false}, {1, true}} {
-		if cc.SpineTrigger(tc.x) != tc.fire {
-			t.Errorf("trigger(%v) = %v, want %v", tc.x, !tc.fire, tc.fire)
+		x, p float64
+	}{{0, 0.5}, {-1, 0.05}, {-0.95, 0.05}, {-0.5, 0.25}, {0.5, 0.75}, {0.9, 0.95}, {1, 0.95}} {
+		if p := cc.SpineTriggerProb(tc.x); math.Abs(p-tc.p) > 1e-15 {
+			t.Errorf("trigger probability(%v) = %v, want %v", tc.x, p, tc.p)
+		}
+		if !cc.SpineTrigger(tc.x, tc.p-1e-9) || cc.SpineTrigger(tc.x, tc.p) {
+			t.Errorf("trigger(%v, u): fires for u < %v only", tc.x, tc.p)
 		}
 	}
 }
@@ -128,12 +131,12 @@ func TestSpineDecisionsGateLatency(t *testing.T) {
 	for _, tc := range []struct {
 		params  string
 		trigger float64
-		want    cc.SpineExec
-		fired   bool
+		gate    bool
 	}{
-		{"{k: 2}", -1, defaults, false},
-		{"{k: 2}", 0.3, mapped, true},
-		{"{k: 3, trigger: false}", -1, mapped, true},
+		{"{k: 2}", -1, true},
+		{"{k: 2}", 0.3, true},
+		{"{k: 2}", 1, true},
+		{"{k: 3, trigger: false}", -1, false},
 	} {
 		var rec *recAgent
 		pr := runSpineIncastWith(t, 1, 50, 0, tc.params, func(p *cc.SpineParams) cc.SpineAgent {
@@ -154,8 +157,23 @@ func TestSpineDecisionsGateLatency(t *testing.T) {
 		if n := int64(len(rec.at)); n != s.Decisions || n != int64(50*sim.Microsecond/(sim.Time(k)*iv)) {
 			t.Errorf("%s: %d decisions (counter %d), want ⌊50 µs / (%d × %v)⌋", tc.params, n, s.Decisions, k, iv)
 		}
-		if s.Exec != tc.want || (s.Fired > 0) != tc.fired {
-			t.Errorf("%s, trigger %v: parameters %+v fired %d, want %+v fired %v", tc.params, tc.trigger, s.Exec, s.Fired, tc.want, tc.fired)
+		// the gate's draws: flow 0's PCG stream, one per decision
+		fired := int64(len(rec.at))
+		if tc.gate {
+			fired = 0
+			r := rand.New(rand.NewPCG(cc.SpineGateSeed, 0))
+			for range rec.at {
+				if r.Float64() < cc.SpineTriggerProb(tc.trigger) {
+					fired++
+				}
+			}
+		}
+		want := defaults
+		if fired > 0 {
+			want = mapped
+		}
+		if s.Exec != want || s.Fired != fired {
+			t.Errorf("%s, trigger %v: parameters %+v fired %d, want %+v fired %d", tc.params, tc.trigger, s.Exec, s.Fired, want, fired)
 		}
 		if iv < 3*sim.Microsecond || iv > 5*sim.Microsecond {
 			t.Errorf("interval %v, want the path base RTT (≈ 4 µs)", iv)

@@ -20,6 +20,7 @@ func trainCmd() *cobra.Command {
 			"With the default seed the files equal the shipped ones in cc/pidnnmodel.",
 	}
 	c.AddCommand(trainPIDNNCmd())
+	c.AddCommand(trainspineCmd())
 	return c
 }
 
