@@ -54,13 +54,13 @@ func (p *spineProbe) goodput() float64 {
 // runSpineIncast runs n long flows (hosts 1 … n to host 0, all at t = 0) on
 // the 16-host star at 400 Gb/s (1 µs links) for stopUs µs with SPINE's
 // parameters params, and returns the probes measuring [t1Us, stopUs).
-func runSpineIncast(t *testing.T, n int, stopUs, t1Us float64, params string) []*spineProbe {
+func runSpineIncast(t testing.TB, n int, stopUs, t1Us float64, params string) []*spineProbe {
 	return runSpineIncastWith(t, n, stopUs, t1Us, params, nil, nil)
 }
 
 // runSpineIncastWith is runSpineIncast with the flows' agent from agent
 // (nil: the deployed network).
-func runSpineIncastWith(t *testing.T, n int, stopUs, t1Us float64, params string, agent func(p *cc.SpineParams) cc.SpineAgent, hook func(p *spineProbe, now sim.Time)) []*spineProbe {
+func runSpineIncastWith(t testing.TB, n int, stopUs, t1Us float64, params string, agent func(p *cc.SpineParams) cc.SpineAgent, hook func(p *spineProbe, now sim.Time)) []*spineProbe {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "name: spine-incast\nseed: 1\nstop_ms: %g\ncc: [spine]\n", stopUs/1000)

@@ -227,3 +227,27 @@ func TestSpineNoAllocs(t *testing.T) {
 		t.Errorf("%d decisions in the allocation check, want 101", pr.Decisions-d)
 	}
 }
+
+// BenchmarkSpineOnAck is the executor's cost per ACK.
+func BenchmarkSpineOnAck(b *testing.B) {
+	pr := runSpineIncast(b, 1, 30, 0, "")[0]
+	q, now := pr.q, sim.Time(30*sim.Microsecond)
+	k := fabric.AckInfo{NewlyAcked: 1000, RTT: 5 * sim.Microsecond}
+	b.ReportAllocs()
+	for b.Loop() {
+		now += 10
+		pr.Spine.OnAck(q, &k, now)
+	}
+}
+
+// BenchmarkSpineDecision is the agent's cost per decision (measurement,
+// observation, the shipped actor, gate), k = 1.
+func BenchmarkSpineDecision(b *testing.B) {
+	pr := runSpineIncast(b, 1, 30, 0, "{k: 1}")[0]
+	q, now := pr.q, sim.Time(30*sim.Microsecond)
+	b.ReportAllocs()
+	for b.Loop() {
+		now += sim.Microsecond
+		pr.Spine.OnTimer(q, 0, now)
+	}
+}

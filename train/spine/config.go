@@ -51,9 +51,9 @@ type Config struct {
 // DefaultConfig returns the shipped model's training set-up.
 func DefaultConfig() Config {
 	d := cc.SpineDefaults()
-	return Config{Seed: 1, Rounds: 400, Envs: 4, FlowCounts: []int{1, 2, 4, 8, 15}, Hosts: 16, Gbps: 400,
+	return Config{Seed: 1, Rounds: 600, Envs: 4, FlowCounts: []int{1, 2, 4, 8, 15}, Hosts: 16, Gbps: 400,
 		EpisodeUs: 300, StaggersUs: []float64{10, 0}, WarmupRounds: 10, NoiseStart: 0.5, NoiseEnd: 0.05,
-		StepsPerRound: 40, BatchSize: 64, ActorLR: 5e-4, CriticLR: 1e-3, Tau: 0.005, Gamma: 0.98,
+		StepsPerRound: 100, BatchSize: 64, ActorLR: 5e-4, CriticLR: 1e-3, Tau: 0.005, Gamma: 0.98,
 		ReplayCap: 10000, Trigger: d.Trigger, K: d.K}
 }
 
