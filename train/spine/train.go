@@ -97,14 +97,14 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(logw, "spine: untrained actor: mean reward %.5f\n", res.Log.Initial.Overall)
 	for round := range cfg.Rounds {
-		rl, err := trainRound(&cfg, round, learner, buf)
+		lg, err := trainRound(&cfg, round, learner, buf)
 		if err != nil {
 			return nil, err
 		}
-		res.Log.Rounds = append(res.Log.Rounds, rl)
+		res.Log.Rounds = append(res.Log.Rounds, lg)
 		if round%20 == 0 || round == cfg.Rounds-1 {
 			fmt.Fprintf(logw, "spine: round %d/%d: %d transitions, mean reward %.5f, fired %.2f, σ %.3f, critic loss %.3g\n",
-				round+1, cfg.Rounds, rl.Transitions, rl.MeanReward, rl.FiredFrac, rl.Sigma, rl.CriticLoss)
+				round+1, cfg.Rounds, lg.Transitions, lg.MeanReward, lg.FiredFrac, lg.Sigma, lg.CriticLoss)
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(round+1, cfg.Rounds)
