@@ -115,14 +115,14 @@ const (
 // Spine is one flow's SPINE controller: the executor's state, the
 // measurements of the current decision period and the agent's window.
 type Spine struct {
-	P     *SpineParams
-	Flow  int
-	Agent SpineAgent
-	Exec  SpineExec // the parameters in force
-	Cwnd  int64     // window, packets
-	cnt   int64     // accumulated change, 1/1024 packet (tcp_vanilla.c ca->cnt)
-	SRTT  sim.Time  // smoothed RTT (0 before the first sample)
-	Min   sim.Time  // smallest RTT sample (0 before the first)
+	P     *SpineParams // validated parameters, shared by the flows of a run
+	Flow  int          // the flow (QP) index
+	Agent SpineAgent   // chooses the actions (the deployed network or a trainer)
+	Exec  SpineExec    // the parameters in force
+	Cwnd  int64        // window, packets
+	cnt   int64        // accumulated change, 1/1024 packet (tcp_vanilla.c ca->cnt)
+	SRTT  sim.Time     // smoothed RTT (0 before the first sample)
+	Min   sim.Time     // smallest RTT sample (0 before the first)
 	Meas  SpineMeasure
 	// Decisions counts the agent's decisions; Fired those whose gate fired.
 	Decisions, Fired int64
