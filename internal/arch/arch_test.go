@@ -39,6 +39,7 @@ var layers = map[string]int{
 	"metrics":        1,
 	"cc/pidnnmodel":  1,
 	"cc/adpgmodel":   1,
+	"cc/spinemodel":  1,
 	"cc/auroramodel": 1, // Aurora's shipped policy over ml/nn (docs/algorithms/aurora.md)
 	"ml/rl":          1, // reinforcement learning over ml/nn (docs/rl.md)
 	"ml/compress":    1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
@@ -59,6 +60,7 @@ var layers = map[string]int{
 	// paper reproductions
 	"experiment/exptest":       7,
 	"train/adpg":               7,
+	"train/spine":              7, // SPINE's trainer (docs/algorithms/spine.md §5)
 	"experiment/papers/dcqcnp": 7,
 	"experiment/papers/dcon":   7,
 	"experiment/papers/wrcc":   7,
