@@ -17,12 +17,11 @@ import (
 // counters at the first event at or after mid.
 type auroraProbe struct {
 	*cc.Aurora
-	mid            sim.Time
-	taken          bool
-	tx0, pkts0     int64 // payload bytes and packets sent by mid
-	una0           int64 // bytes acknowledged by mid
-	at0            sim.Time
-	midRate, rate0 int64
+	mid        sim.Time
+	taken      bool
+	tx0, pkts0 int64 // payload bytes and packets sent by mid
+	una0       int64 // bytes acknowledged by mid
+	at0        sim.Time
 }
 
 func (p *auroraProbe) snap(q *fabric.QP, now sim.Time) {

@@ -99,15 +99,6 @@ func TestSpineParamsErrors(t *testing.T) {
 	}
 }
 
-// fixedAgent always answers the same action.
-type fixedAgent struct{ a []float64 }
-
-func (f fixedAgent) SpineDecide(_ *cc.Spine, _ *fabric.QP, _ sim.Time, act []float64) error {
-	copy(act, f.a)
-	return nil
-}
-func (fixedAgent) SpineFinish(*cc.Spine, *fabric.QP, sim.Time) {}
-
 // recAgent answers a fixed action and records its decision times.
 type recAgent struct {
 	a  []float64

@@ -168,10 +168,3 @@ func runEpisode(st Setting, net *nn.Sequential, sigma float64, noise *rand.Rand,
 	return e, nil
 }
 
-// meanReward is the episode's mean reward per rewarded step.
-func (e *episode) meanReward() float64 {
-	if e.nRew == 0 {
-		return 0
-	}
-	return e.sumRew / float64(e.nRew)
-}
