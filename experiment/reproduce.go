@@ -31,6 +31,12 @@ type Options struct {
 	// ReportOnly re-analyses the results in Out and rewrites the report
 	// without running anything.
 	ReportOnly bool
+	// Shard, with Shards > 1, runs only the share of the runs whose hash
+	// falls in shard Shard of Shards (0 ≤ Shard < Shards; shardOf), and
+	// writes no report: the shards of a Slurm array or Kubernetes Indexed
+	// Job run apart into one result tree, then ReportOnly builds the
+	// report from it (issue 19 §1).
+	Shard, Shards int
 }
 
 // Summary is what a reproduction did.
@@ -40,8 +46,14 @@ type Summary struct {
 	// of them share counts once), Skipped those already done, Ran those
 	// run now; Listed counts them as the experiments list them.
 	Runs, Skipped, Ran, Listed int
-	Failed                     []error
-	Claims                     []report.Claim
+	// Elsewhere are runs another process (sharing the result tree) ran
+	// while this one waited for them.
+	Elsewhere int
+	// Shard is the number of runs not done that fell in this process's
+	// shard (Options.Shards > 1).
+	Shard  int
+	Failed []error
+	Claims []report.Claim
 	// Measured are the typed claims with what the analyses measured for
 	// them (for the flip check, Flip).
 	Measured             []Measured
@@ -73,6 +85,9 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	if _, err := ParseScale(string(opt.Scale)); err != nil {
 		return nil, err
 	}
+	if opt.Shards > 1 && (opt.Shard < 0 || opt.Shard >= opt.Shards || opt.ReportOnly) {
+		return nil, fmt.Errorf("shard %d/%d: want 0 ≤ shard < shards, without report-only", opt.Shard, opt.Shards)
+	}
 	selected, err := p.Select(opt.Experiments)
 	if err != nil {
 		return nil, err
@@ -91,9 +106,20 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 		return nil, fmt.Errorf("--report-only: %s has no finished run of the %d to analyse at scale %s; run ccsim reproduce %s --scale %s first",
 			st.Dir, sum.Runs, opt.Scale, p.ID, opt.Scale)
 	}
+	label := fmt.Sprintf("reproduce %s (%s)", p.ID, opt.Scale)
+	if opt.Shards > 1 {
+		todo = slices.DeleteFunc(todo, func(r *Resolved) bool { return shardOf(r.Hash, opt.Shards) != opt.Shard })
+		label = fmt.Sprintf("reproduce %s (%s) shard %d/%d", p.ID, opt.Scale, opt.Shard, opt.Shards)
+		sum.Shard = len(todo)
+	}
 	if len(todo) > 0 {
-		prog := NewProgress(opt.Progress, opt.Terminal, fmt.Sprintf("reproduce %s (%s)", p.ID, opt.Scale), len(todo))
-		recordFailures(all, todo, runAll(st, todo, opt.Workers, prog), sum)
+		prog := NewProgress(opt.Progress, opt.Terminal, label, len(todo))
+		errs, elsewhere := runAll(st, todo, opt.Workers, prog)
+		recordFailures(all, todo, errs, elsewhere, sum)
+	}
+	if opt.Shards > 1 {
+		sum.Wall = time.Since(t0)
+		return sum, nil // the report is built from all the shards' runs (ReportOnly)
 	}
 	// Runs not finished (not selected and never run, or report-only).
 	for _, er := range all {
@@ -216,15 +242,19 @@ func checkReadings(st *Store, e *Experiment) []report.Reading {
 	return out
 }
 
-// recordFailures counts the runs of todo that ran (errs: their errors, in
-// order) and gives each failed run's error to every reference to it.
-func recordFailures(all []expRuns, todo []*Resolved, errs []error, sum *Summary) {
+// recordFailures counts the runs of todo that ran here or elsewhere (errs:
+// their errors, in order) and gives each failed run's error to every
+// reference to it.
+func recordFailures(all []expRuns, todo []*Resolved, errs []error, elsewhere []bool, sum *Summary) {
 	failedHash := map[string]error{}
 	for i, err := range errs {
-		if err != nil {
+		switch {
+		case err != nil:
 			sum.Failed = append(sum.Failed, err)
 			failedHash[todo[i].Hash] = err
-		} else {
+		case elsewhere[i]:
+			sum.Elsewhere++
+		default:
 			sum.Ran++
 		}
 	}

@@ -95,12 +95,16 @@ func (p *Progress) Finish() {
 
 // runAll executes the resolved runs on a pool of workers (0 = all
 // cores). Each run's error lands in its slot; a failing run affects no
-// other.
-func runAll(st *Store, runs []*Resolved, workers int, prog *Progress) []error {
+// other. A run whose lock another process holds (lock.go) is left to it:
+// after its own runs, runAll waits until each such run is done, or runs
+// it itself if its holder died; elsewhere marks those another process
+// finished.
+func runAll(st *Store, runs []*Resolved, workers int, prog *Progress) (errs []error, elsewhere []bool) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	errs := make([]error, len(runs))
+	errs = make([]error, len(runs))
+	state := make([]lockState, len(runs))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(workers, max(len(runs), 1)) {
@@ -108,8 +112,10 @@ func runAll(st *Store, runs []*Resolved, workers int, prog *Progress) []error {
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				errs[i] = st.Execute(runs[i])
-				prog.Done(errs[i] != nil)
+				state[i], errs[i] = st.executeLocked(runs[i])
+				if state[i] != heldElsewhere {
+					prog.Done(errs[i] != nil)
+				}
 			}
 		}()
 	}
@@ -118,6 +124,65 @@ func runAll(st *Store, runs []*Resolved, workers int, prog *Progress) []error {
 	}
 	close(jobs)
 	wg.Wait()
+	// the runs other processes hold: wait for them
+	for waiting := true; waiting; {
+		waiting = false
+		for i, r := range runs {
+			switch {
+			case state[i] != heldElsewhere:
+			case st.Done(r.Hash):
+				state[i] = doneElsewhere
+				prog.Done(false)
+			case !st.lockHeld(r.Hash):
+				state[i], errs[i] = st.executeLocked(r) // its holder died
+				if state[i] != heldElsewhere {
+					prog.Done(errs[i] != nil)
+				}
+				waiting = waiting || state[i] == heldElsewhere
+			default:
+				waiting = true
+			}
+		}
+		if waiting {
+			time.Sleep(lockPoll)
+		}
+	}
 	prog.Finish()
-	return errs
+	elsewhere = make([]bool, len(runs))
+	for i, s := range state {
+		elsewhere[i] = s == doneElsewhere
+	}
+	return errs, elsewhere
+}
+
+// lockPoll is how often runAll looks at the runs other processes hold.
+var lockPoll = time.Second
+
+// lockState is what executeLocked did with a run.
+type lockState int
+
+const (
+	ranHere       lockState = iota // run here (errs holds its error)
+	heldElsewhere                  // another process holds its lock: not run
+	doneElsewhere                  // another process had finished it
+)
+
+// executeLocked executes r under its lock, unless another process holds
+// the lock or has finished the run.
+func (st *Store) executeLocked(r *Resolved) (lockState, error) {
+	if st.Done(r.Hash) {
+		return doneElsewhere, nil
+	}
+	l, ok, err := st.tryLock(r.Hash)
+	if err != nil {
+		return ranHere, fmt.Errorf("%s: locking the run: %w", r.Spec.Key, err)
+	}
+	if !ok {
+		return heldElsewhere, nil
+	}
+	defer l.release()
+	if st.Done(r.Hash) { // finished between the check and the lock
+		return doneElsewhere, nil
+	}
+	return ranHere, st.Execute(r)
 }

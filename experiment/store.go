@@ -245,8 +245,8 @@ func (st *Store) cleanTemps(olderThan time.Duration) {
 		return
 	}
 	for _, e := range ents {
-		if !strings.HasPrefix(e.Name(), ".tmp-") {
-			continue
+		if !strings.HasPrefix(e.Name(), ".tmp-") || st.lockHeld(tempHash(e.Name())) {
+			continue // not a temporary, or one a live process is writing
 		}
 		info, err := e.Info()
 		if err == nil && time.Since(info.ModTime()) > olderThan {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -18,6 +19,8 @@ func reproduceCmd() *cobra.Command {
 	var scale, out string
 	var workers int
 	var reportOnly bool
+	var shard, emit string
+	emitCfg := emitConfig{shards: 4, cpus: 2, image: "ccsim:latest", pvc: "ccsim-results"}
 	c := &cobra.Command{
 		Use:   "reproduce (list | PAPER [EXPERIMENT...])",
 		Short: "reproduce a paper's experiments: runs, claims.csv, tables, plots and report.html",
@@ -51,11 +54,22 @@ experiments and its claims.`,
 			if err != nil {
 				return err
 			}
+			if emit != "" {
+				return emitCluster(cmd.OutOrStdout(), emit, emitCfg, p.ID, args[1:], string(sc), out)
+			}
 			opt := experiment.Options{Scale: sc, Out: out, Experiments: args[1:], Workers: workers,
 				Progress: os.Stderr, Terminal: term.IsTerminal(int(os.Stderr.Fd())), ReportOnly: reportOnly}
+			if shard != "" {
+				if opt.Shard, opt.Shards, err = parseShard(shard); err != nil {
+					return err
+				}
+			}
 			sum, err := experiment.Reproduce(p, opt)
 			if err != nil {
 				return err
+			}
+			if opt.Shards > 1 {
+				return printShard(cmd.OutOrStdout(), sum, opt, p.ID)
 			}
 			return printReproduction(cmd.OutOrStdout(), sum)
 		},
@@ -64,7 +78,58 @@ experiments and its claims.`,
 	c.Flags().StringVar(&out, "out", "results", "result root (the paper's results go to OUT/PAPER)")
 	c.Flags().IntVar(&workers, "workers", 0, "parallel runs (0 = number of cores)")
 	c.Flags().BoolVar(&reportOnly, "report-only", false, "only re-analyse the results in OUT and rewrite the report")
+	c.Flags().StringVar(&shard, "shard", "", "i/n: run only the i-th of n shares of the runs (stable by run hash; no report: build it with --report-only)")
+	c.Flags().StringVar(&emit, "emit", "", "slurm or k8s: print a script (a Slurm array + report job) or manifest (an Indexed Job + report Job) that runs this reproduction in --shards shards")
+	c.Flags().IntVar(&emitCfg.shards, "shards", emitCfg.shards, "with --emit: the number of shards (array tasks, pods)")
+	c.Flags().IntVar(&emitCfg.cpus, "cpus", emitCfg.cpus, "with --emit: CPUs per shard (its --workers)")
+	c.Flags().StringVar(&emitCfg.ccsim, "ccsim", "", "with --emit: the ccsim binary the tasks run (default: this one; in k8s the image's ccsim)")
+	c.Flags().StringVar(&emitCfg.image, "image", emitCfg.image, "with --emit k8s: the container image holding ccsim")
+	c.Flags().StringVar(&emitCfg.pvc, "pvc", emitCfg.pvc, "with --emit k8s: the ReadWriteMany claim mounted at /results")
 	return c
+}
+
+// emitCluster prints the Slurm script or Kubernetes manifest of a
+// reproduction (emit.go).
+func emitCluster(w io.Writer, kind string, c emitConfig, paper string, exps []string, scale, out string) error {
+	if c.shards < 1 || c.shards > 1<<20 {
+		return fmt.Errorf("--shards = %d out of range [1, 1048576]", c.shards)
+	}
+	if c.cpus < 1 || c.cpus > maxWorkers {
+		return fmt.Errorf("--cpus = %d out of range [1, %d]", c.cpus, maxWorkers)
+	}
+	c.paper, c.experiments, c.scale, c.out = paper, exps, scale, out
+	switch kind {
+	case "slurm":
+		if c.ccsim == "" {
+			c.ccsim = ccsimPath()
+		}
+		abs, err := filepath.Abs(out)
+		if err != nil {
+			return err
+		}
+		c.out = abs // the tasks start in another directory
+		return c.writeSlurm(w)
+	case "k8s":
+		if c.ccsim == "" {
+			c.ccsim = "ccsim"
+		}
+		return c.writeK8s(w)
+	}
+	return fmt.Errorf("--emit = %q: want slurm or k8s", kind)
+}
+
+// printShard reports a shard's runs and how to build the report.
+func printShard(w io.Writer, s *experiment.Summary, opt experiment.Options, paper string) error {
+	fmt.Fprintf(w, "shard %d/%d: %s of this shard to do: %d ran, %d run by another process, %d failed (%.1fs); %s of the paper's %s were already done\n",
+		opt.Shard, opt.Shards, plural(s.Shard, "run"), s.Ran, s.Elsewhere, len(s.Failed), s.Wall.Seconds(), plural(s.Skipped, "run"), plural(s.Runs, "run"))
+	fmt.Fprintf(w, "when every shard is done: ccsim reproduce %s --scale %s --out %s --report-only\n", paper, opt.Scale, opt.Out)
+	if len(s.Failed) > 0 {
+		for _, e := range s.Failed {
+			fmt.Fprintf(w, "  failed: %v\n", e)
+		}
+		return fmt.Errorf("%s failed (results of the others are kept)", plural(len(s.Failed), "run"))
+	}
+	return nil
 }
 
 func listPapers(w io.Writer) error {
@@ -136,7 +201,11 @@ func printReproduction(w io.Writer, s *experiment.Summary) error {
 	if s.Listed != s.Runs {
 		shared = fmt.Sprintf(" (%d as the experiments list them: a run they share counts once)", s.Listed)
 	}
-	fmt.Fprintf(w, "%s%s: %d ran, %d already done, %d failed (%.1fs)\n", plural(s.Runs, "run"), shared, s.Ran, s.Skipped, len(s.Failed), s.Wall.Seconds())
+	elsewhere := ""
+	if s.Elsewhere > 0 {
+		elsewhere = fmt.Sprintf(", %d run by another process", s.Elsewhere)
+	}
+	fmt.Fprintf(w, "%s%s: %d ran, %d already done%s, %d failed (%.1fs)\n", plural(s.Runs, "run"), shared, s.Ran, s.Skipped, elsewhere, len(s.Failed), s.Wall.Seconds())
 	counts := map[string]int{}
 	others := 0
 	fmt.Fprintf(w, "%-4s %-22s %-14s %-26s %-6s\n", "exp", "claim", "paper", "ccsim", "holds")
