@@ -129,20 +129,34 @@ func TestAuroraSingleFlowLineRate(t *testing.T) {
 // the sharing (docs/algorithms/aurora.md §9.2).
 func TestAuroraFairness(t *testing.T) {
 	for _, n := range []int{4, 15} {
-		r := runAurora(t, 16, n, 3000, auroraParams(), os.Getenv("AURORA_EXTRA"))
-		j := metrics.Jain(r.goodGbps)
-		sum := 0.0
-		for _, g := range r.goodGbps {
-			sum += g
-		}
-		rates := make([]float64, n)
-		for i := range rates {
-			rates[i] = float64(r.n.QPs[i].RateBps) / 1e9
-		}
-		t.Logf("%d flows: Jain %.3f, total goodput %.1f Gb/s, per flow %.1f; final rates %.1f Gb/s; PFC pauses %d, drops %d",
-			n, j, sum, r.goodGbps, rates, r.n.Stats.PauseFrames, r.n.Stats.DataDropPackets)
-		if j < 0.9 {
-			t.Errorf("%d flows: Jain %.3f < 0.9", n, j)
-		}
+		t.Run(fmt.Sprintf("%d flows", n), func(t *testing.T) {
+			r := runAurora(t, 16, n, 3000, auroraParams(), os.Getenv("AURORA_EXTRA"))
+			j := metrics.Jain(r.goodGbps)
+			sum, rsum := 0.0, 0.0
+			for _, g := range r.goodGbps {
+				sum += g
+			}
+			rates := make([]float64, n)
+			for i := range rates {
+				rates[i] = float64(r.n.QPs[i].RateBps) / 1e9
+				rsum += rates[i]
+			}
+			t.Logf("%d flows: Jain %.3f, total goodput %.1f Gb/s, per flow %.1f; final rates %.1f Gb/s; PFC pauses %d, drops %d",
+				n, j, sum, r.goodGbps, rates, r.n.Stats.PauseFrames, r.n.Stats.DataDropPackets)
+			if j < 0.9 {
+				t.Errorf("%d flows: Jain %.3f < 0.9", n, j)
+			}
+			// Is the sharing Aurora's? Its rates should approach the fair
+			// share C/N; with 15 flows they stay at about 4× it and PFC
+			// does the sharing (docs/algorithms/aurora.md, known gap):
+			// skipped with the figure rather than hidden.
+			fair := 400.0 / float64(n)
+			if ratio := rsum / float64(n) / fair; ratio > 1.5 {
+				if n == 15 {
+					t.Skipf("known gap: mean rate %.1f Gb/s is %.1f× the fair share %.1f; PFC does the sharing (%d pauses)", rsum/float64(n), ratio, fair, r.n.Stats.PauseFrames)
+				}
+				t.Errorf("mean rate %.1f Gb/s is %.1f× the fair share %.1f", rsum/float64(n), ratio, fair)
+			}
+		})
 	}
 }
