@@ -167,4 +167,3 @@ func runEpisode(st Setting, net *nn.Sequential, sigma float64, noise *rand.Rand,
 	}
 	return e, nil
 }
-
