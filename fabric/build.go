@@ -126,7 +126,11 @@ func New(g *topo.Graph, cfg Config) (*Network, error) {
 		return nil, err
 	}
 	n := &Network{cfg: cfg, g: g, stopAt: sim.Never}
-	n.routes = g.NextHops()
+	if cfg.Routes != nil && cfg.Routes.Graph() == g {
+		n.routes = cfg.Routes
+	} else {
+		n.routes = g.NextHops()
+	}
 	ports := g.Ports()
 	n.Nodes = make([]Node, g.NumNodes())
 	total := 0

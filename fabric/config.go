@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccsim/ccsim/sim"
+	"github.com/ccsim/ccsim/topo"
 )
 
 // PFCMode selects how a switch decides to pause an upstream sender.
@@ -100,6 +101,12 @@ type Config struct {
 	RefECMP bool
 
 	Seed uint64
+
+	// Routes, if set, are the routing tables of the graph New is given
+	// (topo.Graph.NextHops of that very graph, which New checks), computed
+	// once and shared by the networks built on one graph: they are read
+	// only. nil: New computes them.
+	Routes *topo.Routes
 }
 
 // SwitchOverride sets some switch settings at a set of switches: the

@@ -171,6 +171,9 @@ func (g *Graph) NextHops() *Routes {
 	return r
 }
 
+// Graph returns the graph the tables were computed from.
+func (r *Routes) Graph() *Graph { return r.g }
+
 // NumHosts returns the number of hosts (destinations) in the table.
 func (r *Routes) NumHosts() int { return len(r.hosts) }
 

@@ -31,6 +31,9 @@ type Options struct {
 	// simulated time elapsed since the first flow start (from the run's
 	// goroutine: it must be safe for concurrent use).
 	Progress func(name string, elapsed sim.Time)
+	// routes, if set, are the graph's routing tables, shared by the
+	// networks a check builds on one graph (fabric.Config.Routes).
+	routes *topo.Routes
 }
 
 // Built is a simulation ready to run, with the inputs it was built from.

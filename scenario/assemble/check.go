@@ -116,6 +116,9 @@ func checkBuild(s *scenario.Scenario, lim Limits) scenario.Errors {
 	if g == nil {
 		return errs
 	}
+	// one routing table for every network built here (issue 19 §2: each
+	// algorithm's network computed its own)
+	cfg.Routes = g.NextHops()
 	// The network without an algorithm: buffer and headroom, queue ports.
 	net, err := newNetwork(s, g, cfg)
 	if err != nil {
@@ -124,13 +127,13 @@ func checkBuild(s *scenario.Scenario, lim Limits) scenario.Errors {
 	if _, err := queuePorts(s, net); err != nil {
 		errs = scenario.AppendError(errs, err)
 	}
-	return append(errs, checkAlgorithms(s, g, flows)...)
+	return append(errs, checkAlgorithms(s, g, flows, cfg.Routes)...)
 }
 
 // checkAlgorithms builds each algorithm's network: its switch features,
 // its reference preset's settings, the recorders. An error every
 // algorithm gives is reported once, others name the algorithms.
-func checkAlgorithms(s *scenario.Scenario, g *topo.Graph, flows []workload.Flow) scenario.Errors {
+func checkAlgorithms(s *scenario.Scenario, g *topo.Graph, flows []workload.Flow, routes *topo.Routes) scenario.Errors {
 	var order []string
 	by := map[string][]string{}
 	built := 0
@@ -139,7 +142,7 @@ func checkAlgorithms(s *scenario.Scenario, g *topo.Graph, flows []workload.Flow)
 			continue // unknown algorithm or bad parameters: reported by validate
 		}
 		built++
-		_, err := build(s, name, Options{}, g, flows)
+		_, err := build(s, name, Options{routes: routes}, g, flows)
 		if err == nil {
 			continue
 		}

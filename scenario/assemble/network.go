@@ -29,6 +29,7 @@ func algorithmNetwork(s *scenario.Scenario, ccName string, opt Options, g *topo.
 		}
 	}
 	cfg := FabricConfig(s)
+	cfg.Routes = opt.routes
 	if opt.Seed != 0 || opt.SeedSet {
 		cfg.Seed = opt.Seed
 	}
