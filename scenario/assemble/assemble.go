@@ -66,6 +66,15 @@ func Build(s *scenario.Scenario, ccName string, opt Options) (*Built, error) {
 	if err != nil {
 		return nil, err
 	}
+	return buildOn(s, ccName, opt, g)
+}
+
+// buildOn is Build on the graph g of s (shared by RunAll's runs, with the
+// routing table in opt.routes); the flows are the run's own.
+func buildOn(s *scenario.Scenario, ccName string, opt Options, g *topo.Graph) (*Built, error) {
+	if _, err := cc.Lookup(ccName); err != nil {
+		return nil, err
+	}
 	flows, err := Flows(s, g)
 	if err != nil {
 		return nil, err

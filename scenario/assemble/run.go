@@ -18,6 +18,16 @@ func RunAll(s *scenario.Scenario, names []string, opt Options, workers int, prog
 	}
 	res := make([]*result.Result, len(names))
 	errs := make([]error, len(names))
+	// one graph and one routing table for every run (read only during the
+	// runs; issue 19 §2: each run computed its own); the flows stay per run
+	g, err := Graph(s)
+	if err != nil {
+		for i, name := range names {
+			errs[i] = fmt.Errorf("%s: %w", name, err)
+		}
+		return res, errs
+	}
+	opt.routes = g.NextHops()
 	sem := make(chan struct{}, workers)
 	done := make(chan int, len(names))
 	for i, name := range names {
@@ -32,7 +42,7 @@ func RunAll(s *scenario.Scenario, names []string, opt Options, workers int, prog
 			if progress != nil {
 				progress(name, false)
 			}
-			b, err := Build(s, name, opt)
+			b, err := buildOn(s, name, opt, g)
 			if err != nil {
 				errs[i] = fmt.Errorf("%s: %w", name, err)
 				return
