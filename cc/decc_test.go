@@ -194,3 +194,17 @@ func deccRandom(seed uint64) *nn.Sequential {
 	m.Init(nn.NewRand(seed))
 	return m
 }
+
+// BenchmarkDECCDecision is the teacher's cost per decision on this
+// machine: the local state, the actor over 5 steps and the argmax, and the
+// window and rate update (docs/algorithms/decc.md §5).
+func BenchmarkDECCDecision(b *testing.B) {
+	r := deccRun(b, deccScenario(2, 1, 1_000_000, 20, ""), deccRandom(1))
+	q := &r.net.QPs[0]
+	d := r.probes[0].DECC
+	b.ReportAllocs()
+	for b.Loop() {
+		d.C.AckedBytes, d.C.RTTN, d.C.RTTSum = 10000, 2, 8*sim.Microsecond
+		d.Apply(q, d.Decide(q, r.end))
+	}
+}

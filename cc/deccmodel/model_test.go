@@ -62,4 +62,3 @@ func TestActorShape(t *testing.T) {
 		t.Errorf("wrong file: err = %v, want the path named", err)
 	}
 }
-
