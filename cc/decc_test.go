@@ -2,6 +2,7 @@ package cc_test
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -132,6 +133,17 @@ func TestDECCParamsErrors(t *testing.T) {
 	p.Model = good
 	if err := p.Validate(); err != nil || p.Policy() == nil {
 		t.Errorf("defaults with a model: %v", err)
+	}
+	// a network held in memory (a trainer's) needs no file
+	p = cc.DECCDefaults()
+	net := deccForced(2)
+	p.SetPolicy(net, "in-memory")
+	if err := p.Validate(); err != nil || p.Policy() != net {
+		t.Errorf("SetPolicy: %v", err)
+	}
+	// a harness until a model is shipped: listed, not compared
+	if s, err := cc.Lookup("decc-nn"); err != nil || !s.Harness || slices.Contains(cc.Compared(), "decc-nn") {
+		t.Errorf("decc-nn: %v, harness %v, compared %v", err, s != nil && s.Harness, cc.Compared())
 	}
 }
 
