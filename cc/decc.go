@@ -15,15 +15,16 @@ import (
 // docs/algorithms/decc.md). Windows are in bytes internally; the limits are
 // given in packets and path BDPs so that one set of defaults fits any link.
 type DECCParams struct {
-	AlphaAct   float64 `yaml:"alpha_act" doc:"action control coefficient α of eq. 2 (Table 5: 0.85): cwnd ×(1 + α·a) for a ≥ 0, ÷(1 − α·a) for a < 0"`
-	History    int     `yaml:"history" doc:"w: MTPs of local state the actor is stepped over (Table 5: 5)"`
-	MTP        float64 `yaml:"mtp" doc:"monitoring time period in path base RTTs (unspecified by the paper; decc.md §1.3: one base RTT)"`
-	MinPackets float64 `yaml:"min_packets" doc:"an MTP lasts at least this many full packets at the current rate (train/env's interval rule, docs/env.md §2.1)"`
-	CwndMin    float64 `yaml:"cwnd_min" doc:"smallest window in full packets (decc.md §1.3: 1 MTU)"`
-	CwndMax    float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
-	InitCwnd   float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
-	Model      string  `yaml:"model" doc:"teacher actor model file (cc/deccmodel shape; docs/ml.md §5); required: no trained model is shipped yet"`
-	DecisionNs float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its MTP ended (decc.md §1.10; the paper's full network: 458000)"`
+	AlphaAct      float64 `yaml:"alpha_act" doc:"action control coefficient α of eq. 2 (Table 5: 0.85): cwnd ×(1 + α·a) for a ≥ 0, ÷(1 − α·a) for a < 0"`
+	History       int     `yaml:"history" doc:"w: MTPs of local state the actor is stepped over (Table 5: 5)"`
+	MTP           float64 `yaml:"mtp" doc:"monitoring time period in path base RTTs (unspecified by the paper; decc.md §1.3: one base RTT)"`
+	MinPackets    float64 `yaml:"min_packets" doc:"an MTP lasts at least this many full packets at the current rate (train/env's interval rule, docs/env.md §2.1)"`
+	CwndMin       float64 `yaml:"cwnd_min" doc:"smallest window in full packets (decc.md §1.3: 1 MTU)"`
+	CwndMax       float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
+	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
+	Model         string  `yaml:"model" doc:"teacher actor model file (cc/deccmodel shape; docs/ml.md §5); required: no trained model is shipped yet"`
+	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; the paper's full network: 458000)"`
+	DecisionQueue string  `yaml:"decision_queue" doc:"decisions longer than an MTP: delay (each starts at its MTP's end), wait (one core per flow, FIFO: decc.md §1.10) or skip (one core per flow: an MTP ending while it is busy takes no decision)"`
 
 	policy    *nn.Sequential // the loaded actor (Validate)
 	modelFrom string
@@ -34,7 +35,8 @@ type DECCParams struct {
 // at least two packets, windows of 1 packet to 4 BDPs starting at 1 BDP,
 // no decision latency, and no model (required).
 func DECCDefaults() *DECCParams {
-	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1}
+	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1,
+		DecisionQueue: "delay"}
 }
 
 // Validate checks every field's range and loads the actor (once per path).
@@ -57,6 +59,8 @@ func (p *DECCParams) Validate() error {
 		return rangeErr("init_cwnd", p.InitCwnd, "0 (exclusive)", "cwnd_max")
 	case !(p.DecisionNs >= 0 && p.DecisionNs <= 1e9):
 		return rangeErr("decision_ns", p.DecisionNs, "0", "1e9")
+	case p.DecisionQueue != "delay" && p.DecisionQueue != "wait" && p.DecisionQueue != "skip":
+		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
 	case p.Model == "":
 		return fmt.Errorf("model is empty: decc-nn needs a teacher actor model file (no trained DECC model is shipped yet; docs/algorithms/decc.md §6)")
 	}
@@ -132,15 +136,18 @@ type DECC struct {
 	RTTAvg float64
 	// Interval is the length of the current MTP.
 	Interval sim.Time
-	// Decisions counts the MTPs closed (one decision each); Applied the
-	// decisions applied; LastAction the latest chosen action index.
-	Decisions, Applied int64
-	LastAction         int
+	// MTPs counts the MTPs closed; Decisions the policy's runs (one per
+	// MTP unless skipped); Skipped the MTPs that took no decision
+	// (decision_queue skip); Applied the actions applied; LastAction the
+	// latest chosen action index.
+	MTPs, Decisions, Skipped, Applied int64
+	LastAction                        int
 
 	net        *nn.Sequential
 	ws         *nn.Workspace
 	state      [DECCFeatures]float64
-	lo, hi     float64 // window limits in bytes
+	lo, hi     float64  // window limits in bytes
+	coreFree   sim.Time // when the flow's decision core is free (wait, skip)
 	pendAt     []sim.Time
 	pendAct    []int8
 	head, npen int
@@ -217,11 +224,27 @@ func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 		d.applyDue(q, now)
 		return
 	}
-	k := d.Decide(q, now)
-	if d.P.DecisionNs > 0 {
-		d.schedule(q, now+sim.Time(d.P.DecisionNs*float64(sim.Nanosecond)+0.5), k)
-	} else {
-		d.Apply(q, k)
+	if d.P.DecisionNs <= 0 {
+		d.Apply(q, d.Decide(q, now))
+		d.restart(q, now)
+		return
+	}
+	// decision latency (decc.md §1.10; docs/algorithms/decc.md §5, I8, I12)
+	lat := sim.Time(d.P.DecisionNs*float64(sim.Nanosecond) + 0.5)
+	switch d.P.DecisionQueue {
+	case "skip":
+		if now < d.coreFree {
+			d.Observe(q, now)
+			d.Skipped++
+			break
+		}
+		d.coreFree = now + lat
+		d.schedule(q, d.coreFree, d.Decide(q, now))
+	case "wait":
+		d.coreFree = max(now, d.coreFree) + lat
+		d.schedule(q, d.coreFree, d.Decide(q, now))
+	default:
+		d.schedule(q, now+lat, d.Decide(q, now))
 	}
 	d.restart(q, now)
 }
@@ -233,12 +256,8 @@ func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 // error). It does not act on the flow nor restart the MTP (OnTimer does)
 // and allocates nothing.
 func (d *DECC) Decide(q *fabric.QP, now sim.Time) int {
+	d.Observe(q, now)
 	d.Decisions++
-	DECCLocalState(d.state[:], &d.C, DECCFlowOf(q), now, d.state[DECCLat])
-	if d.C.RTTN > 0 {
-		d.RTTAvg = float64(d.C.RTTSum) / float64(d.C.RTTN)
-	}
-	d.Hist.Push(d.state[:])
 	k := deccmodel.Actions / 2
 	if d.net != nil {
 		if z, err := d.net.Forward(d.ws, d.Hist.Window(), d.P.History); err == nil {
@@ -247,6 +266,18 @@ func (d *DECC) Decide(q *fabric.QP, now sim.Time) int {
 	}
 	d.LastAction = k
 	return k
+}
+
+// Observe closes the MTP [C.Start, now) without a decision: the local
+// state, the mean RTT and the history (the DPU's counters are kept whether
+// or not its core is free to run the policy).
+func (d *DECC) Observe(q *fabric.QP, now sim.Time) {
+	d.MTPs++
+	DECCLocalState(d.state[:], &d.C, DECCFlowOf(q), now, d.state[DECCLat])
+	if d.C.RTTN > 0 {
+		d.RTTAvg = float64(d.C.RTTSum) / float64(d.C.RTTN)
+	}
+	d.Hist.Push(d.state[:])
 }
 
 // State returns the latest local state (DECCFeatures values, a view).

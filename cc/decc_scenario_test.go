@@ -253,3 +253,52 @@ func TestDECCScenarioRandomModel(t *testing.T) {
 		t.Errorf("actions %v: want at least 3 distinct ones (the decisions must depend on the state)", actions)
 	}
 }
+
+// TestDECCDecisionQueue: decisions of 10 µs, longer than an MTP (≈ 4.2
+// µs). wait: one core per flow, FIFO — decision i starts at max(its MTP's
+// end, the previous one's finish) and applies 10 µs later; skip: an MTP
+// ending while the core is busy takes no decision (its state still enters
+// the history). The action times equal a replay of that core from the
+// MTP ends, and each applied window is the replayed one.
+func TestDECCDecisionQueue(t *testing.T) {
+	const lat = 10 * sim.Microsecond
+	for _, mode := range []string{"wait", "skip"} {
+		r := deccRun(t, deccScenario(2, 1, 1_000_000_000, 80, ", decision_ns: 10000, decision_queue: "+mode), deccForced(3))
+		q, pr := &r.net.QPs[0], r.probes[0]
+		e := newDECCExpect(q)
+		var want []sim.Time
+		free, skipped := sim.Time(0), int64(0)
+		for _, s := range pr.dec {
+			switch {
+			case mode == "skip" && s.at < free:
+				skipped++
+			case mode == "skip":
+				free = s.at + lat
+				want = append(want, free)
+			default:
+				free = max(s.at, free) + lat
+				want = append(want, free)
+			}
+		}
+		if pr.Skipped != skipped || pr.MTPs != int64(len(pr.dec)) || pr.Decisions != int64(len(want)) {
+			t.Errorf("%s: %d MTPs, %d decisions, %d skipped; want %d, %d, %d", mode, pr.MTPs, pr.Decisions, pr.Skipped, len(pr.dec), len(want), skipped)
+		}
+		if len(pr.act) < 3 || mode == "skip" && skipped == 0 {
+			t.Fatalf("%s: %d actions, %d skipped: the run does not exercise the queue", mode, len(pr.act), skipped)
+		}
+		for i, a := range pr.act {
+			// the rate uses the latest mean RTT at the action's time
+			var mean float64
+			for _, s := range pr.dec {
+				if s.at <= a.at && s.meanRTT > 0 {
+					mean = s.meanRTT
+				}
+			}
+			_, w, rate, _ := e.step(-0.2, mean)
+			if a.at != want[i] || a.window != w || a.rate != rate {
+				t.Fatalf("%s: action %d at %v window %d rate %d, want %v, %d, %d", mode, i, a.at, a.window, a.rate, want[i], w, rate)
+			}
+		}
+		t.Logf("%s: %d MTPs, %d decisions, %d applied by %v, %d skipped", mode, pr.MTPs, pr.Decisions, len(pr.act), r.end, pr.Skipped)
+	}
+}
