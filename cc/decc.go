@@ -203,6 +203,8 @@ func (d *DECC) NextInterval(q *fabric.QP) sim.Time {
 	return max(iv, 1)
 }
 
+// restart opens an MTP at now: fresh counters, the length by
+// NextInterval at the rate now in effect, the end timer.
 func (d *DECC) restart(q *fabric.QP, now sim.Time) {
 	d.C = AgentCounters{Start: now, TxBytes0: q.TxBytes, RetxBytes0: q.RetxBytes}
 	d.Interval = d.NextInterval(q)
