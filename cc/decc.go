@@ -24,7 +24,8 @@ type DECCParams struct {
 	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
 	Model         string  `yaml:"model" doc:"teacher actor model file (cc/deccmodel shape; docs/ml.md §5); required: no trained model is shipped yet"`
 	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; the paper's full network: 458000)"`
-	DecisionQueue string  `yaml:"decision_queue" doc:"decisions longer than an MTP: delay (each starts at its MTP's end), wait (one core per flow, FIFO: decc.md §1.10) or skip (one core per flow: an MTP ending while it is busy takes no decision)"`
+	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
+	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
 
 	policy    *nn.Sequential // the loaded actor (Validate)
 	modelFrom string
@@ -36,7 +37,7 @@ type DECCParams struct {
 // no decision latency, and no model (required).
 func DECCDefaults() *DECCParams {
 	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1,
-		DecisionQueue: "delay"}
+		DecisionQueue: "delay", DecisionCores: 1}
 }
 
 // Validate checks every field's range and loads the actor (once per path).
@@ -61,6 +62,8 @@ func (p *DECCParams) Validate() error {
 		return rangeErr("decision_ns", p.DecisionNs, "0", "1e9")
 	case p.DecisionQueue != "delay" && p.DecisionQueue != "wait" && p.DecisionQueue != "skip":
 		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
+	case p.DecisionCores < 0 || p.DecisionCores > 1024:
+		return rangeErr("decision_cores", p.DecisionCores, "0", "1024")
 	case p.Model == "":
 		return fmt.Errorf("model is empty: decc-nn needs a teacher actor model file (no trained DECC model is shipped yet; docs/algorithms/decc.md §6)")
 	}
@@ -142,12 +145,15 @@ type DECC struct {
 	// latest chosen action index.
 	MTPs, Decisions, Skipped, Applied int64
 	LastAction                        int
+	// Cores is the decision processor the flow books (decision_queue wait
+	// or skip): its own single core from NewDECC; the registered
+	// constructor shares one per sending host (decision_cores).
+	Cores *DECCCores
 
 	net        *nn.Sequential
 	ws         *nn.Workspace
 	state      [DECCFeatures]float64
-	lo, hi     float64  // window limits in bytes
-	coreFree   sim.Time // when the flow's decision core is free (wait, skip)
+	lo, hi     float64 // window limits in bytes
 	pendAt     []sim.Time
 	pendAct    []int8
 	head, npen int
@@ -163,7 +169,7 @@ const (
 // actor net (read only: each flow has its own workspace). A nil net keeps
 // the window (action 0) at every MTP.
 func NewDECC(p *DECCParams, net *nn.Sequential) *DECC {
-	d := &DECC{P: p, net: net, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2}
+	d := &DECC{P: p, net: net, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2, Cores: NewDECCCores(1)}
 	if net != nil {
 		d.ws = net.NewWorkspace(p.History)
 	}
@@ -233,20 +239,13 @@ func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 	}
 	// decision latency (decc.md §1.10; docs/algorithms/decc.md §5, I8, I12)
 	lat := sim.Time(d.P.DecisionNs*float64(sim.Nanosecond) + 0.5)
-	switch d.P.DecisionQueue {
-	case "skip":
-		if now < d.coreFree {
-			d.Observe(q, now)
-			d.Skipped++
-			break
-		}
-		d.coreFree = now + lat
-		d.schedule(q, d.coreFree, d.Decide(q, now))
-	case "wait":
-		d.coreFree = max(now, d.coreFree) + lat
-		d.schedule(q, d.coreFree, d.Decide(q, now))
-	default:
+	if d.P.DecisionQueue == "delay" {
 		d.schedule(q, now+lat, d.Decide(q, now))
+	} else if at, ok := d.Cores.Book(now, lat, d.P.DecisionQueue == "skip"); ok {
+		d.schedule(q, at, d.Decide(q, now))
+	} else {
+		d.Observe(q, now)
+		d.Skipped++
 	}
 	d.restart(q, now)
 }
@@ -295,7 +294,8 @@ func (d *DECC) Apply(q *fabric.QP, k int) {
 }
 
 // schedule applies action k at time at (FIFO: at is never before an
-// earlier one's, the decision latency being constant).
+// earlier one's: the latency is constant, and a booking on the earliest-free
+// core never finishes before an earlier booking did).
 func (d *DECC) schedule(q *fabric.QP, at sim.Time, k int) {
 	if d.npen == len(d.pendAt) {
 		m := max(4, 2*len(d.pendAt))
@@ -329,6 +329,32 @@ func (d *DECC) applyDue(q *fabric.QP, now sim.Time) {
 // Pending is the number of scheduled actions not yet applied.
 func (d *DECC) Pending() int { return d.npen }
 
+// DECCCores is a decision processor (docs/env.md §5, the same rule as
+// train/env's): the time each core becomes free.
+type DECCCores struct{ free []sim.Time }
+
+// NewDECCCores returns n idle cores (at least one).
+func NewDECCCores(n int) *DECCCores { return &DECCCores{free: make([]sim.Time, max(n, 1))} }
+
+// Book takes a decision arriving at now and lasting lat on the
+// earliest-free core (lowest index on ties): it starts at max(now, that
+// core's free time) and its action applies at the returned time; with skip
+// a decision that cannot start at now is refused (ok false).
+func (c *DECCCores) Book(now, lat sim.Time, skip bool) (at sim.Time, ok bool) {
+	k := 0
+	for i := 1; i < len(c.free); i++ {
+		if c.free[i] < c.free[k] {
+			k = i
+		}
+	}
+	start := max(now, c.free[k])
+	if skip && start > now {
+		return 0, false
+	}
+	c.free[k] = start + lat
+	return c.free[k], true
+}
+
 func init() {
 	Register(&Spec{
 		Name: "decc-nn",
@@ -342,7 +368,17 @@ func init() {
 			if dp.policy == nil {
 				_ = dp.Validate() // normally done by the scenario; without a model the window is kept (action 0)
 			}
-			return func(q *fabric.QP) fabric.Algorithm { return NewDECC(dp, dp.policy) }, fabric.Requirements{}
+			hosts := map[int32]*DECCCores{} // one network per New (scenario/assemble)
+			return func(q *fabric.QP) fabric.Algorithm {
+				d := NewDECC(dp, dp.policy)
+				if dp.DecisionCores > 0 {
+					if hosts[q.Src] == nil {
+						hosts[q.Src] = NewDECCCores(dp.DecisionCores)
+					}
+					d.Cores = hosts[q.Src]
+				}
+				return d
+			}, fabric.Requirements{}
 		},
 	})
 }

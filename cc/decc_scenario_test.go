@@ -2,6 +2,7 @@ package cc_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ccsim/ccsim/cc"
@@ -86,10 +87,11 @@ func deccRun(t testing.TB, y string, m *nn.Sequential) deccResult {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := s.ParamsOf("decc-nn").(*cc.DECCParams)
+	spec, _ := cc.Lookup("decc-nn")
+	ctor, _ := spec.New(s.ParamsOf("decc-nn"))
 	r := deccResult{net: b.Net, probes: make([]*deccProbe, len(b.Net.QPs))}
 	b.Net.SetAlgorithm(func(q *fabric.QP) fabric.Algorithm {
-		pr := &deccProbe{DECC: cc.NewDECC(p, p.Policy())}
+		pr := &deccProbe{DECC: ctor(q).(*cc.DECC)} // the registered constructor: per-host cores
 		r.probes[q.ID] = pr
 		return pr
 	})
@@ -300,5 +302,60 @@ func TestDECCDecisionQueue(t *testing.T) {
 			}
 		}
 		t.Logf("%s: %d MTPs, %d decisions, %d applied by %v, %d skipped", mode, pr.MTPs, pr.Decisions, len(pr.act), r.end, pr.Skipped)
+	}
+}
+
+// TestDECCHostCores: two flows of one sending host whose MTPs end
+// together, decisions of 500 ns (shorter than an MTP). With the host's
+// single decision core (decision_cores 1, docs/env.md §5) `wait` serves
+// the two decisions one after the other and `skip` takes one of them;
+// the action times (both flows together) equal a replay of that core over
+// the MTP ends. With a core per flow (0) or two per host nothing is
+// skipped.
+func TestDECCHostCores(t *testing.T) {
+	const lat = 500 * sim.Nanosecond
+	for _, c := range []struct {
+		queue string
+		cores int
+		skips bool
+	}{{"wait", 1, false}, {"skip", 1, true}, {"skip", 0, false}, {"skip", 2, false}} {
+		y := deccScenario(3, 2, 1_000_000_000, 40, fmt.Sprintf(", decision_ns: 500, decision_queue: %s, decision_cores: %d", c.queue, c.cores))
+		r := deccRun(t, replaceOnce(y, "{src: 1,", "{src: 0,"), deccForced(3))
+		var ends, acts []sim.Time
+		skipped := int64(0)
+		for _, pr := range r.probes {
+			for _, s := range pr.dec {
+				ends = append(ends, s.at)
+			}
+			for _, a := range pr.act {
+				acts = append(acts, a.at)
+			}
+			skipped += pr.Skipped
+		}
+		slices.Sort(ends)
+		slices.Sort(acts)
+		n := max(c.cores, 1)
+		if c.cores == 0 {
+			n = 2 // one per flow: as many as flows for this check (never busy at an MTP end)
+		}
+		cores := cc.NewDECCCores(n)
+		var want []sim.Time
+		wantSkipped := int64(0)
+		for _, e := range ends {
+			if at, ok := cores.Book(e, lat, c.queue == "skip"); !ok {
+				wantSkipped++
+			} else if at <= r.end {
+				want = append(want, at)
+			}
+		}
+		coinciding := 0
+		for i := 1; i < len(ends); i++ {
+			if ends[i] == ends[i-1] {
+				coinciding++
+			}
+		}
+		if coinciding < 5 || !slices.Equal(acts, want) || skipped != wantSkipped || (skipped > 0) != c.skips {
+			t.Errorf("%s, %d cores: %d coinciding MTP ends; actions %v, want %v; skipped %d, want %d", c.queue, c.cores, coinciding, acts, want, skipped, wantSkipped)
+		}
 	}
 }
