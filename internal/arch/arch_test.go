@@ -41,6 +41,7 @@ var layers = map[string]int{
 	"cc/adpgmodel":   1,
 	"cc/spinemodel":  1,
 	"cc/auroramodel": 1, // Aurora's shipped policy over ml/nn (docs/algorithms/aurora.md)
+	"cc/deccmodel":   1, // DECC's network shapes and model files over ml/nn (docs/algorithms/decc.md)
 	"ml/rl":          1, // reinforcement learning over ml/nn (docs/rl.md)
 	"ml/compress":    1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
 	// the fabric: hosts, switches, links

@@ -25,6 +25,16 @@ const (
 	NumLocal
 )
 
+// The first five local features are cc.DECCLocalState's output, in its
+// order: these compile only while the indices agree.
+var (
+	_ = [1]struct{}{}[FThr-cc.DECCThr]
+	_ = [1]struct{}{}[FLat-cc.DECCLat]
+	_ = [1]struct{}{}[FLoss-cc.DECCLoss]
+	_ = [1]struct{}{}[FFlight-cc.DECCFlight]
+	_ = [1]struct{}{}[FRate-cc.DECCRate]
+)
+
 // Global features appended with Config.Global (decc.md §1.4 Table 1), over
 // the active flows' latest completed intervals.
 const (
@@ -90,22 +100,19 @@ func (s *FlowState) ThrWindow(w int) (mean, ss float64, n int) {
 func observe(st *FlowState, a *cc.Agent, q *fabric.QP, now sim.Time, obs, prev []float64) {
 	c := &a.C
 	iv := max(now-c.Start, 1)
-	line := float64(q.LineRateBps)
 	base := float64(q.PathBaseRTT)
 	pkt := q.PayloadBytes()
 	sent := q.TxBytes - c.TxBytes0
 	retx := q.RetxBytes - c.RetxBytes0
-	obs[FThr] = float64(c.AckedBytes) * 8 / iv.Seconds() / line
+	// DECC's five local features: one function for the trainer and the
+	// deployed sender (cc/decc_state.go, docs/algorithms/decc.md §3).
+	cc.DECCLocalState(obs, c, cc.DECCFlowOf(q), now, prev[FLat])
 	if c.RTTN > 0 {
-		obs[FLat] = float64(c.RTTSum) / float64(c.RTTN) / base
 		obs[FRTTMin] = float64(c.RTTMin) / base
 		obs[FRTTMax] = float64(c.RTTMax) / base
 	} else {
-		obs[FLat], obs[FRTTMin], obs[FRTTMax] = prev[FLat], prev[FRTTMin], prev[FRTTMax]
+		obs[FRTTMin], obs[FRTTMax] = prev[FRTTMin], prev[FRTTMax]
 	}
-	obs[FLoss] = float64(retx) / float64(max(sent, pkt))
-	obs[FFlight] = float64(q.InFlight()) * 8 / (line * q.PathBaseRTT.Seconds())
-	obs[FRate] = float64(q.RateBps) / line
 	obs[FECN] = 0
 	if c.Acks > 0 {
 		obs[FECN] = float64(c.Marked) / float64(c.Acks)

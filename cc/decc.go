@@ -1,0 +1,384 @@
+package cc
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/ccsim/ccsim/cc/deccmodel"
+	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/ml/nn"
+	"github.com/ccsim/ccsim/sim"
+)
+
+// DECCParams are the parameters of `decc-nn`, DECC's sender running the
+// teacher actor (paper 000; decc.md §1.3–§1.7, Table 5;
+// docs/algorithms/decc.md). Windows are in bytes internally; the limits are
+// given in packets and path BDPs so that one set of defaults fits any link.
+type DECCParams struct {
+	AlphaAct      float64 `yaml:"alpha_act" doc:"action control coefficient α of eq. 2 (Table 5: 0.85): cwnd ×(1 + α·a) for a ≥ 0, ÷(1 − α·a) for a < 0"`
+	History       int     `yaml:"history" doc:"w: MTPs of local state the actor is stepped over (Table 5: 5)"`
+	MTP           float64 `yaml:"mtp" doc:"monitoring time period in path base RTTs (unspecified by the paper; decc.md §1.3: one base RTT)"`
+	MinPackets    float64 `yaml:"min_packets" doc:"an MTP lasts at least this many full packets at the current rate (train/env's interval rule, docs/env.md §2.1)"`
+	CwndMin       float64 `yaml:"cwnd_min" doc:"smallest window in full packets (decc.md §1.3: 1 MTU)"`
+	CwndMax       float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
+	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
+	Model         string  `yaml:"model" doc:"teacher actor model file (cc/deccmodel shape; docs/ml.md §5); required: no trained model is shipped yet"`
+	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; the paper's full network: 458000)"`
+	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
+	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
+
+	policy    *nn.Sequential // the loaded actor (Validate)
+	modelFrom string
+	loaded    bool
+}
+
+// DECCDefaults: Table 5's α = 0.85 and w = 5, an MTP of one base RTT and
+// at least two packets, windows of 1 packet to 4 BDPs starting at 1 BDP,
+// no decision latency, and no model (required).
+func DECCDefaults() *DECCParams {
+	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1,
+		DecisionQueue: "delay", DecisionCores: 1}
+}
+
+// Validate checks every field's range and loads the actor (once per path).
+func (p *DECCParams) Validate() error {
+	switch {
+	case !(p.AlphaAct > 0 && p.AlphaAct <= 1.9):
+		// |α·a| ≤ 0.95 < 1 keeps the divisor 1 − α·a positive
+		return rangeErr("alpha_act", p.AlphaAct, "0 (exclusive)", "1.9")
+	case p.History < 1 || p.History > 64:
+		return rangeErr("history", p.History, "1", "64")
+	case !(p.MTP > 0 && p.MTP <= 1e4):
+		return rangeErr("mtp", p.MTP, "0 (exclusive)", "1e4")
+	case !(p.MinPackets >= 0 && p.MinPackets <= 1e6):
+		return rangeErr("min_packets", p.MinPackets, "0", "1e6")
+	case !(p.CwndMin >= 1 && p.CwndMin <= 1e6):
+		return rangeErr("cwnd_min", p.CwndMin, "1", "1e6")
+	case !(p.CwndMax > 0 && p.CwndMax <= 1e4):
+		return rangeErr("cwnd_max", p.CwndMax, "0 (exclusive)", "1e4")
+	case !(p.InitCwnd > 0 && p.InitCwnd <= p.CwndMax):
+		return rangeErr("init_cwnd", p.InitCwnd, "0 (exclusive)", "cwnd_max")
+	case !(p.DecisionNs >= 0 && p.DecisionNs <= 1e9):
+		return rangeErr("decision_ns", p.DecisionNs, "0", "1e9")
+	case p.DecisionQueue != "delay" && p.DecisionQueue != "wait" && p.DecisionQueue != "skip":
+		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
+	case p.DecisionCores < 0 || p.DecisionCores > 1024:
+		return rangeErr("decision_cores", p.DecisionCores, "0", "1024")
+	case p.Model == "":
+		return fmt.Errorf("model is empty: decc-nn needs a teacher actor model file (no trained DECC model is shipped yet; docs/algorithms/decc.md §6)")
+	}
+	if p.loaded && p.modelFrom == p.Model {
+		return nil
+	}
+	m, _, err := deccmodel.LoadActorFile(p.Model)
+	if err != nil {
+		return fmt.Errorf("model: %v", err)
+	}
+	p.policy, p.modelFrom, p.loaded = m, p.Model, true
+	return nil
+}
+
+// Policy returns the actor Validate loaded (nil before).
+func (p *DECCParams) Policy() *nn.Sequential { return p.policy }
+
+// SetPolicy sets the actor directly (tests and trainers that hold the
+// network in memory), in place of Model; net must have the teacher actor's
+// shape (deccmodel.NewActor).
+func (p *DECCParams) SetPolicy(net *nn.Sequential, name string) {
+	p.policy, p.Model, p.modelFrom, p.loaded = net, name, name, true
+}
+
+// DECCGreedy is the deployed decision rule (docs/algorithms/decc.md I5):
+// the index of the largest of the logits, the first on ties (NaN logits
+// never win; all NaN gives the no-op action deccmodel.Actions/2).
+func DECCGreedy(logits []float64) int {
+	best, bi := math.Inf(-1), deccmodel.Actions/2
+	for k, z := range logits {
+		if z > best {
+			best, bi = z, k
+		}
+	}
+	return bi
+}
+
+// DECCCwnd is the window after action a from cwnd (eq. 2): ×(1 + α·a) for
+// a ≥ 0, ÷(1 − α·a) for a < 0, clamped to [lo, hi] bytes.
+func DECCCwnd(cwnd, a, alpha, lo, hi float64) float64 {
+	if a >= 0 {
+		cwnd *= 1 + alpha*a
+	} else {
+		cwnd /= 1 - alpha*a
+	}
+	return min(max(cwnd, lo), hi)
+}
+
+// DECCPacing is the pacing rate of window cwnd bytes over a mean RTT of
+// rtt picoseconds: cwnd × 8 / RTT in b/s, truncated, capped at line and at
+// least 1 (decc.md §1.3: rate = min(cwnd / RTT_avg, line rate)).
+func DECCPacing(cwnd, rtt float64, line int64) int64 {
+	r := cwnd * 8 / (rtt / float64(sim.Second))
+	if !(r < float64(line)) {
+		return line
+	}
+	return max(int64(r), 1)
+}
+
+// DECC is one flow's `decc-nn` controller: the per-MTP loop of decc.md
+// §1.3 with the teacher actor as the policy.
+type DECC struct {
+	P *DECCParams
+	// C is the current MTP's counters (the fields cc.Agent keeps, so that
+	// DECCLocalState reads the same values in training and here).
+	C AgentCounters
+	// Hist is the flow's local-state history (the actor's input).
+	Hist DECCHistory
+	// Cwnd is the window in bytes (float: eq. 2 compounds fractions).
+	Cwnd float64
+	// RTTAvg is the mean RTT of the latest MTP with an ACK, in ps (the
+	// path base RTT before the first).
+	RTTAvg float64
+	// Interval is the length of the current MTP.
+	Interval sim.Time
+	// MTPs counts the MTPs closed; Decisions the policy's runs (one per
+	// MTP unless skipped); Skipped the MTPs that took no decision
+	// (decision_queue skip); Applied the actions applied; LastAction the
+	// latest chosen action index.
+	MTPs, Decisions, Skipped, Applied int64
+	LastAction                        int
+	// Cores is the decision processor the flow books (decision_queue wait
+	// or skip): its own single core from NewDECC; the registered
+	// constructor shares one per sending host (decision_cores).
+	Cores *DECCCores
+
+	net        *nn.Sequential
+	ws         *nn.Workspace
+	state      [DECCFeatures]float64
+	lo, hi     float64 // window limits in bytes
+	pendAt     []sim.Time
+	pendAct    []int8
+	head, npen int
+}
+
+// DECC timer slots: the MTP's end and the next scheduled action.
+const (
+	deccTimerMTP    = 0
+	deccTimerAction = 1
+)
+
+// NewDECC returns a flow's controller for validated parameters p over the
+// actor net (read only: each flow has its own workspace). A nil net keeps
+// the window (action 0) at every MTP.
+func NewDECC(p *DECCParams, net *nn.Sequential) *DECC {
+	d := &DECC{P: p, net: net, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2, Cores: NewDECCCores(1)}
+	if net != nil {
+		d.ws = net.NewWorkspace(p.History)
+	}
+	return d
+}
+
+// Start sets the initial window (init_cwnd path BDPs, clamped) and rate
+// and opens the first MTP.
+func (d *DECC) Start(q *fabric.QP, now sim.Time) {
+	bdp := float64(q.LineRateBps) / 8 * q.PathBaseRTT.Seconds()
+	d.lo = d.P.CwndMin * float64(q.PayloadBytes())
+	d.hi = max(d.P.CwndMax*bdp, d.lo)
+	d.Cwnd = min(max(d.P.InitCwnd*bdp, d.lo), d.hi)
+	d.RTTAvg = float64(q.PathBaseRTT)
+	d.state[DECCLat] = 1
+	d.enforce(q)
+	d.restart(q, now)
+}
+
+// enforce sets the in-flight cap to the window and the pacing rate to
+// window / mean RTT, capped at line rate.
+func (d *DECC) enforce(q *fabric.QP) {
+	q.SetWindow(max(int64(d.Cwnd), 1))
+	q.SetRate(DECCPacing(d.Cwnd, d.RTTAvg, q.LineRateBps))
+}
+
+// NextInterval is the MTP that starts now at q's current rate: max(mtp ×
+// path base RTT, min_packets × the wire time of a full packet), at least 1
+// ps — cc.Agent's rule (docs/env.md §2.1), so that the deployed sender
+// steps as the trainer does.
+func (d *DECC) NextInterval(q *fabric.QP) sim.Time {
+	iv := sim.Time(d.P.MTP*float64(q.PathBaseRTT) + 0.5)
+	pkt := q.PayloadBytes() + fabric.DataHeaderBytes
+	if m := sim.Time(d.P.MinPackets*float64(sim.TxTime(pkt, q.RateBps)) + 0.5); m > iv {
+		iv = m
+	}
+	return max(iv, 1)
+}
+
+// restart opens an MTP at now: fresh counters, the length by
+// NextInterval at the rate now in effect, the end timer.
+func (d *DECC) restart(q *fabric.QP, now sim.Time) {
+	d.C = AgentCounters{Start: now, TxBytes0: q.TxBytes, RetxBytes0: q.RetxBytes}
+	d.Interval = d.NextInterval(q)
+	q.ArmTimer(deccTimerMTP, now+d.Interval)
+}
+
+// OnAck accumulates the MTP's counters.
+func (d *DECC) OnAck(q *fabric.QP, k *fabric.AckInfo, now sim.Time) { d.C.recordAck(k) }
+
+// OnNotice counts notifications (not part of DECC's state).
+func (d *DECC) OnNotice(q *fabric.QP, n *fabric.Notice, now sim.Time) { d.C.Notices++ }
+
+// OnSend is not used.
+func (d *DECC) OnSend(q *fabric.QP, size int, now sim.Time) {}
+
+// OnTimer closes an MTP (decide) or applies the next scheduled action.
+func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
+	if id == deccTimerAction {
+		d.applyDue(q, now)
+		return
+	}
+	if d.P.DecisionNs <= 0 {
+		d.Apply(q, d.Decide(q, now))
+		d.restart(q, now)
+		return
+	}
+	// decision latency (decc.md §1.10; docs/algorithms/decc.md §5, I8, I12)
+	lat := sim.Time(d.P.DecisionNs*float64(sim.Nanosecond) + 0.5)
+	if d.P.DecisionQueue == "delay" {
+		d.schedule(q, now+lat, d.Decide(q, now))
+	} else if at, ok := d.Cores.Book(now, lat, d.P.DecisionQueue == "skip"); ok {
+		d.schedule(q, at, d.Decide(q, now))
+	} else {
+		d.Observe(q, now)
+		d.Skipped++
+	}
+	d.restart(q, now)
+}
+
+// Decide closes the MTP [C.Start, now): it computes the local state
+// (DECCLocalState), updates the mean RTT, pushes the state into the
+// history, runs the actor over the history (History steps) and returns the
+// greedy action's index (the no-op index without a network or on a forward
+// error). It does not act on the flow nor restart the MTP (OnTimer does)
+// and allocates nothing.
+func (d *DECC) Decide(q *fabric.QP, now sim.Time) int {
+	d.Observe(q, now)
+	d.Decisions++
+	k := deccmodel.Actions / 2
+	if d.net != nil {
+		if z, err := d.net.Forward(d.ws, d.Hist.Window(), d.P.History); err == nil {
+			k = DECCGreedy(z)
+		}
+	}
+	d.LastAction = k
+	return k
+}
+
+// Observe closes the MTP [C.Start, now) without a decision: the local
+// state, the mean RTT and the history (the DPU's counters are kept whether
+// or not its core is free to run the policy).
+func (d *DECC) Observe(q *fabric.QP, now sim.Time) {
+	d.MTPs++
+	DECCLocalState(d.state[:], &d.C, DECCFlowOf(q), now, d.state[DECCLat])
+	if d.C.RTTN > 0 {
+		d.RTTAvg = float64(d.C.RTTSum) / float64(d.C.RTTN)
+	}
+	d.Hist.Push(d.state[:])
+}
+
+// State returns the latest local state (DECCFeatures values, a view).
+func (d *DECC) State() []float64 { return d.state[:] }
+
+// Apply applies action index k now: the window by eq. 2 with the action's
+// value (deccmodel.ActionValue), then the cap and the pacing rate from the
+// latest mean RTT.
+func (d *DECC) Apply(q *fabric.QP, k int) {
+	d.Applied++
+	d.Cwnd = DECCCwnd(d.Cwnd, deccmodel.ActionValue(k), d.P.AlphaAct, d.lo, d.hi)
+	d.enforce(q)
+}
+
+// schedule applies action k at time at (FIFO: at is never before an
+// earlier one's: the latency is constant, and a booking on the earliest-free
+// core never finishes before an earlier booking did).
+func (d *DECC) schedule(q *fabric.QP, at sim.Time, k int) {
+	if d.npen == len(d.pendAt) {
+		m := max(4, 2*len(d.pendAt))
+		t, v := make([]sim.Time, m), make([]int8, m)
+		for i := range d.npen {
+			j := (d.head + i) % len(d.pendAt)
+			t[i], v[i] = d.pendAt[j], d.pendAct[j]
+		}
+		d.pendAt, d.pendAct, d.head = t, v, 0
+	}
+	i := (d.head + d.npen) % len(d.pendAt)
+	d.pendAt[i], d.pendAct[i] = at, int8(k)
+	d.npen++
+	if d.npen == 1 {
+		q.ArmTimer(deccTimerAction, at)
+	}
+}
+
+// applyDue applies every scheduled action due by now.
+func (d *DECC) applyDue(q *fabric.QP, now sim.Time) {
+	for d.npen > 0 && d.pendAt[d.head] <= now {
+		d.Apply(q, int(d.pendAct[d.head]))
+		d.head = (d.head + 1) % len(d.pendAt)
+		d.npen--
+	}
+	if d.npen > 0 {
+		q.ArmTimer(deccTimerAction, d.pendAt[d.head])
+	}
+}
+
+// Pending is the number of scheduled actions not yet applied.
+func (d *DECC) Pending() int { return d.npen }
+
+// DECCCores is a decision processor (docs/env.md §5, the same rule as
+// train/env's): the time each core becomes free.
+type DECCCores struct{ free []sim.Time }
+
+// NewDECCCores returns n idle cores (at least one).
+func NewDECCCores(n int) *DECCCores { return &DECCCores{free: make([]sim.Time, max(n, 1))} }
+
+// Book takes a decision arriving at now and lasting lat on the
+// earliest-free core (lowest index on ties): it starts at max(now, that
+// core's free time) and its action applies at the returned time; with skip
+// a decision that cannot start at now is refused (ok false).
+func (c *DECCCores) Book(now, lat sim.Time, skip bool) (at sim.Time, ok bool) {
+	k := 0
+	for i := 1; i < len(c.free); i++ {
+		if c.free[i] < c.free[k] {
+			k = i
+		}
+	}
+	start := max(now, c.free[k])
+	if skip && start > now {
+		return 0, false
+	}
+	c.free[k] = start + lat
+	return c.free[k], true
+}
+
+func init() {
+	Register(&Spec{
+		Name: "decc-nn",
+		Summary: "DECC (paper 000) with its teacher network: 5→128→64→32→LSTM 32→16→11 actor over 5 MTPs of (thr, lat, loss, in-flight, rate), " +
+			"argmax of 11 actions in [−0.5, 0.5], cwnd ×/÷(1 + 0.85|a|) every base RTT, pacing cwnd / mean RTT; " +
+			"a harness until a trained model is shipped (params.decc-nn.model required)",
+		Defaults: func() Params { return DECCDefaults() },
+		Harness:  true,
+		New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
+			dp := p.(*DECCParams)
+			if dp.policy == nil {
+				_ = dp.Validate() // normally done by the scenario; without a model the window is kept (action 0)
+			}
+			hosts := map[int32]*DECCCores{} // one network per New (scenario/assemble)
+			return func(q *fabric.QP) fabric.Algorithm {
+				d := NewDECC(dp, dp.policy)
+				if dp.DecisionCores > 0 {
+					if hosts[q.Src] == nil {
+						hosts[q.Src] = NewDECCCores(dp.DecisionCores)
+					}
+					d.Cores = hosts[q.Src]
+				}
+				return d
+			}, fabric.Requirements{}
+		},
+	})
+}
