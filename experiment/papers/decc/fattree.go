@@ -110,7 +110,7 @@ func chainMsgs(stopMs float64) int {
 // Flow (i, r) is entry i·(n−1) + r − 1. MPI waits for the round's receive
 // too (a barrier between the pair); ccsim's chains follow one flow only
 // (docs/workloads.md §4.1), so a node's next send waits for its own send
-// alone (interpretation E6-I1, docs/papers.md §8).
+// alone (interpretation E6-I1, docs/papers.md §2.6).
 func pairwise(n int, size int64) []any {
 	out := make([]any, 0, n*(n-1))
 	for i := 0; i < n; i++ {

@@ -1,7 +1,7 @@
 // Package decc reproduces paper 000: Chen Jinqian, Guo Shaoyong, Liu Chang,
 // Qi Feng, Qiu Xuesong, "DPU empowered intelligent congestion control
 // mechanism for the intelligent computing center network", Journal on
-// Communications, 2025 (the English reading: decc.md; docs/papers.md §8).
+// Communications, 2025 (the English reading: decc.md; docs/papers.md §2.6).
 //
 // This is the first increment of issue 18 §2: the set-ups of E4–E7 (the
 // 64-node two-level fat-tree, the 16-node star, the many-to-one,
