@@ -34,19 +34,19 @@ func TestLossRate(t *testing.T) {
 	}
 }
 
-// E4's flows go round-robin from hosts 1 … n−1 to host 0.
+// E4's flows go round-robin from hosts 1 … n−1 to host 0, one incast
+// sender entry per flow.
 func TestManyToOne(t *testing.T) {
-	fs := manyToOne(4, 7)
+	in := manyToOne(4, 7)["workload"].(map[string]any)["incast"].(map[string]any)
 	var src []int
-	for _, f := range fs {
-		m := f.(map[string]any)
-		if m["dst"] != 0 || m["size_bytes"] != streamBytes {
-			t.Fatalf("flow %v", m)
-		}
-		src = append(src, m["src"].(int))
+	for _, s := range in["senders"].([]any) {
+		src = append(src, s.(int))
 	}
 	if want := []int{1, 2, 3, 1, 2, 3, 1}; !slices.Equal(src, want) {
 		t.Errorf("senders %v, want %v", src, want)
+	}
+	if in["receiver"] != 0 || !slices.Equal(in["sizes_bytes"].([]any), []any{streamBytes}) {
+		t.Errorf("incast %v", in)
 	}
 }
 

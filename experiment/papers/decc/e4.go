@@ -77,7 +77,7 @@ func e4Runs(sc experiment.Scale) []experiment.RunSpec {
 	t := treeAt(sc)
 	ax := experiment.Axis{Name: "flows"}
 	for _, n := range e4Flows(sc) {
-		ax.Values = append(ax.Values, experiment.Value{Label: strconv.Itoa(n), Patch: flowsPatch(manyToOne(t.hosts(), n))})
+		ax.Values = append(ax.Values, experiment.Value{Label: strconv.Itoa(n), Patch: manyToOne(t.hosts(), n)})
 	}
 	return experiment.Sweep{Base: fattree, Patch: treePatch(sc, e4StopMs(sc)), Axes: []experiment.Axis{ax},
 		CC: algs.CCs(), CCPatch: ccPatch(true), Seeds: experiment.Seeds(sc)}.Expand()

@@ -7,6 +7,7 @@ package decc
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
@@ -40,7 +41,6 @@ type fourMetricExp struct {
 	labels    []string // its values at the scale, ascending; the last is the headline size
 	receivers int      // receiving hosts (goodput ratio's capacity)
 	heads     []headline
-	degrade   string // the label at which the paper says the baselines have degraded
 }
 
 // fourMetricClaims declares the claims of E4 or E5: DECC's four headline
@@ -202,7 +202,7 @@ func pending(ctx *experiment.Context, id string) {
 func pendingIDs(cs []experiment.Claim) []string {
 	var out []string
 	for _, c := range cs {
-		if len(c.ID) > 5 && c.ID[:5] == "decc-" {
+		if strings.HasPrefix(c.ID, "decc-") {
 			out = append(out, c.ID)
 		}
 	}
