@@ -70,10 +70,10 @@ func ccPatch(lag bool) map[string]map[string]any {
 
 // The readings of the fabric shared by E4 and E5 (decc.md §2.1, §2.11).
 const (
-	lossyWhy = `The paper reports loss rates of 2.93–8.38 % (§4.2, Table 6) for RoCEv2, which needs a fabric that drops: PFC off, a finite shared buffer (32 MB per switch, unspecified in the paper), drop-tail admission and go-back-N at the senders (decc.md §2.1). ADPG and Aurora decide with the 458-µs latency of a full DNN on the DPU (Table 3; decc.md §1.10), the paper's "inference delay".`
-	pfcWhy   = `RoCEv2's default is a lossless fabric; the paper does not say whether PFC is on (decc.md §1.12 item 16). With PFC (dynamic thresholds) no packet is dropped at admission, so the paper's loss rates cannot be reached: this reading shows what the lossless fabric does to the other three metrics.`
+	lossyWhy       = `The paper reports loss rates of 2.93–8.38 % (§4.2, Table 6) for RoCEv2, which needs a fabric that drops: PFC off, a finite shared buffer (32 MB per switch, unspecified in the paper), drop-tail admission and go-back-N at the senders (decc.md §2.1). ADPG and Aurora decide with the 458-µs latency of a full DNN on the DPU (Table 3; decc.md §1.10), the paper's "inference delay".`
+	pfcWhy         = `RoCEv2's default is a lossless fabric; the paper does not say whether PFC is on (decc.md §1.12 item 16). With PFC (dynamic thresholds) no packet is dropped at admission, so the paper's loss rates cannot be reached: this reading shows what the lossless fabric does to the other three metrics.`
 	nonBlockingWhy = `The paper prints 4 ToRs × 16 nodes and nothing about the spine layer (decc.md §2.1, §2.11). decc.md's primary reading, one 400 Gb/s link per ToR–spine pair, is 4:1 oversubscribed; its alternative, 4 parallel links per pair, is non-blocking. ccsim gives each ToR–spine pair one 1,600 Gb/s link (the same capacity; one link instead of four changes ECMP's granularity only). The paper's many-to-many goodput ratios (81.95–92.83 %) cannot be reached on the oversubscribed tree, where cross-ToR traffic (48 of 63 destinations) is capped at 1.6 Tb/s per ToR.`
-	noLagWhy = `The paper gives no decision latency for ADPG and Aurora; their DNNs may run on the host CPU or a GPU instead of the DPU. This reading runs them without lag (ccsim's defaults), to separate the lag from the policies.`
+	noLagWhy       = `The paper gives no decision latency for ADPG and Aurora; their DNNs may run on the host CPU or a GPU instead of the DPU. This reading runs them without lag (ccsim's defaults), to separate the lag from the policies.`
 )
 
 // nonBlocking is the reading of the spine layer with the ToRs' full
