@@ -77,3 +77,29 @@ func emptyPathUs(s *scenario.Scenario, src, dst int, size int64) (float64, error
 	pkt := float64(min(size, int64(s.Host.PayloadBytes))) * 8 / float64(pi.MinBps) * 1e6
 	return ser + pi.Delay.Microseconds() + float64(pi.Hops-1)*pkt, nil
 }
+
+// maxGoodputCheck is E5's: the paper's goodput ratio at 16 processes
+// (90.82 %) cannot exceed what the fat-tree carries for uniform
+// many-to-many traffic (maxManyToManyPct).
+var maxGoodputCheck = experiment.Check{ID: "max-goodput", Bounds: true, Lo: 0, Hi: math.Inf(1), Unit: "points",
+	Description: "the largest goodput ratio the tree allows for uniform many-to-many traffic minus DECC's 90.82 % (§4.2): not negative",
+	Derive: func(s *scenario.Scenario) (float64, error) {
+		fab := s.Topology.LinkGbps
+		if s.Topology.FabricGbps != nil {
+			fab = *s.Topology.FabricGbps
+		}
+		t := s.Topology
+		return maxManyToManyPct(t.Spines, t.Leaves, t.HostsPerLeaf, t.LinkGbps, fab) - 90.82, nil
+	}}
+
+// maxManyToManyPct is the largest aggregate goodput, in per cent of the
+// hosts' capacity, of uniform many-to-many traffic on a leaf-spine: every
+// host sends at rate r, a share f = (L−1)·H / (L·H − 1) of it to other
+// ToRs, and a ToR's uplinks carry S·fabric: r ≤ S·fabric / (H·f), capped at
+// the host link.
+func maxManyToManyPct(spines, tors, perToR int, hostGbps, fabricGbps float64) float64 {
+	n := float64(tors * perToR)
+	f := float64((tors-1)*perToR) / (n - 1)
+	r := float64(spines) * fabricGbps / (float64(perToR) * f)
+	return 100 * math.Min(1, r/hostGbps)
+}

@@ -159,10 +159,23 @@ func TestChecks(t *testing.T) {
 	}{
 		{e6, "nodes", 64}, {e6, "link-rate", 400}, {e6, "mib-serialisation", 20.97152},
 		{e6, "osu-1mib-alone", 21.59 - 22.992}, {e5, "p99-above-base", 12.32 - 4.08192},
+		{e5, "max-goodput", 100 - 90.82},
 	} {
 		if got := derive(c.e, c.id); math.Abs(got-c.want) > 1e-9 {
 			t.Errorf("%s/%s = %.9g, want %.9g", c.e.ID, c.id, got, c.want)
 		}
+	}
+}
+
+// Uniform many-to-many on the 4:1 tree: 48 of every 63 bytes leave the
+// ToR, whose 4 × 400 Gb/s uplinks carry 16 hosts: r ≤ 1600 · 63 / (16 ·
+// 48) = 131.25 Gb/s, 32.8125 % of 400; the non-blocking tree carries 100 %.
+func TestMaxManyToMany(t *testing.T) {
+	if got := maxManyToManyPct(4, 4, 16, 400, 400); math.Abs(got-32.8125) > 1e-12 {
+		t.Errorf("4:1 tree: %v %%, want 32.8125", got)
+	}
+	if got := maxManyToManyPct(4, 4, 16, 400, 1600); got != 100 {
+		t.Errorf("non-blocking tree: %v %%, want 100", got)
 	}
 }
 

@@ -68,8 +68,8 @@ func e4Setup(sc experiment.Scale) string {
 
 // treeText describes the fat-tree.
 func treeText(t tree) string {
-	return fmt.Sprintf("%d ToRs × %d nodes, %d spines, every ToR linked once to every spine (%g:1 oversubscribed), all links 400 Gb/s with 1 µs propagation, 1,024-B payloads, 32-MB shared buffer per switch",
-		t.tors, t.perToR, t.spines, float64(t.perToR)/float64(t.spines))
+	return fmt.Sprintf("%d ToRs × %d nodes, %d spines, every ToR linked to every spine by one %d Gb/s link (non-blocking; reading oversubscribed: 400 Gb/s, %g:1), host links 400 Gb/s, 1 µs propagation per link, 1,024-B payloads, 32-MB shared buffer per switch",
+		t.tors, t.perToR, t.spines, 400*t.perToR/t.spines, float64(t.perToR)/float64(t.spines))
 }
 
 // e4Runs: flows × baseline × seed.

@@ -38,12 +38,15 @@ func treeAt(sc experiment.Scale) tree {
 	return experiment.AtScale(sc, tree{2, 2, 4}, tree{4, 4, 16})
 }
 
-// treePatch sets the fat-tree's size and the run's length.
+// treePatch sets the fat-tree's size, its non-blocking ToR–spine links
+// (a ToR's host capacity over its spines: 1,600 Gb/s at the paper's
+// scale; the oversubscribed reading sets 400) and the run's length.
 func treePatch(sc experiment.Scale, stopMs float64) map[string]any {
 	t := treeAt(sc)
 	return map[string]any{
-		"stop_ms":  stopMs,
-		"topology": map[string]any{"spines": t.spines, "leaves": t.tors, "hosts_per_leaf": t.perToR},
+		"stop_ms": stopMs,
+		"topology": map[string]any{"spines": t.spines, "leaves": t.tors, "hosts_per_leaf": t.perToR,
+			"fabric_gbps": 400 * t.perToR / t.spines},
 	}
 }
 

@@ -70,26 +70,27 @@ func ccPatch(lag bool) map[string]map[string]any {
 
 // The readings of the fabric shared by E4 and E5 (decc.md §2.1, §2.11).
 const (
+	nonBlockingWhy = `The spine layer is not printed (decc.md §2.1, §2.11); decc.md's alternative to its 4:1 reading is 4 parallel 400 Gb/s links per ToR–spine pair, non-blocking; ccsim gives each pair one 1,600 Gb/s link (the same capacity; ECMP's granularity differs). Only a non-blocking spine layer lets uniform many-to-many reach the paper's goodput ratios (81.95–92.83 %, check max-goodput).`
 	lossyWhy       = `The paper reports loss rates of 2.93–8.38 % (§4.2, Table 6) for RoCEv2, which needs a fabric that drops: PFC off, a finite shared buffer (32 MB per switch, unspecified in the paper), drop-tail admission and go-back-N at the senders (decc.md §2.1). ADPG and Aurora decide with the 458-µs latency of a full DNN on the DPU (Table 3; decc.md §1.10), the paper's "inference delay".`
 	pfcWhy         = `RoCEv2's default is a lossless fabric; the paper does not say whether PFC is on (decc.md §1.12 item 16). With PFC (dynamic thresholds) no packet is dropped at admission, so the paper's loss rates cannot be reached: this reading shows what the lossless fabric does to the other three metrics.`
-	nonBlockingWhy = `The paper prints 4 ToRs × 16 nodes and nothing about the spine layer (decc.md §2.1, §2.11). decc.md's primary reading, one 400 Gb/s link per ToR–spine pair, is 4:1 oversubscribed; its alternative, 4 parallel links per pair, is non-blocking. ccsim gives each ToR–spine pair one 1,600 Gb/s link (the same capacity; one link instead of four changes ECMP's granularity only). The paper's many-to-many goodput ratios (81.95–92.83 %) cannot be reached on the oversubscribed tree, where cross-ToR traffic (48 of 63 destinations) is capped at 1.6 Tb/s per ToR.`
+	oversubWhy     = `decc.md §2.1's interpretation: one 400 Gb/s link per ToR–spine pair, 4:1 oversubscribed (it matches the paper's remark that congestion points are everywhere in many-to-many). The paper prints 4 ToRs × 16 nodes and nothing about the spine layer. Inconsistent with E5's printed goodput ratios (check max-goodput): cross-ToR traffic (48 of 63 destinations) is capped at 1.6 Tb/s per ToR, so uniform many-to-many cannot pass 32.8 % of the hosts' capacity, against the paper's 81.95–92.83 %.`
 	noLagWhy       = `The paper gives no decision latency for ADPG and Aurora; their DNNs may run on the host CPU or a GPU instead of the DPU. This reading runs them without lag (ccsim's defaults), to separate the lag from the policies.`
 )
 
-// nonBlocking is the reading of the spine layer with the ToRs' full
-// capacity (E4, E5).
-var nonBlocking = experiment.Reading{ID: "non-blocking", Title: "lossy; one 1,600 Gb/s link per ToR–spine pair (non-blocking)", Why: nonBlockingWhy, OnlySeeds: []uint64{1},
+// oversubscribed is decc.md's reading of the spine layer: one 400 Gb/s
+// link per ToR–spine pair (E4, E5).
+var oversubscribed = experiment.Reading{ID: "oversubscribed", Title: "lossy; one 400 Gb/s link per ToR–spine pair (4:1 oversubscribed)", Why: oversubWhy, OnlySeeds: []uint64{1},
 	Patch: func(experiment.Scale) map[string]any {
-		return map[string]any{"topology": map[string]any{"fabric_gbps": 1600}}
+		return map[string]any{"topology": map[string]any{"fabric_gbps": 400}}
 	}}
 
-// fabricReadings are E4's readings: the lossy fabric with the DNN lag
-// (primary), the non-blocking spine layer, PFC on, and no lag. The
-// non-primary readings run one seed (cost).
+// fabricReadings are E4's readings: the lossy non-blocking fabric with the
+// DNN lag (primary), the 4:1 oversubscribed spine layer, PFC on, and no
+// lag. The non-primary readings run one seed (cost).
 func fabricReadings() []experiment.Reading {
 	return []experiment.Reading{
-		{ID: "lossy", Primary: true, Title: "PFC off, 32-MB shared buffer, go-back-N; ADPG and Aurora decide in 458 µs", Why: lossyWhy},
-		nonBlocking,
+		{ID: "lossy", Primary: true, Title: "PFC off, 32-MB shared buffer, go-back-N; non-blocking spine layer (one 1,600 Gb/s link per ToR–spine pair); ADPG and Aurora decide in 458 µs", Why: lossyWhy + " " + nonBlockingWhy},
+		oversubscribed,
 		{ID: "pfc-on", Title: "PFC on (dynamic thresholds), lossless", Why: pfcWhy, OnlySeeds: []uint64{1},
 			Patch: func(experiment.Scale) map[string]any {
 				return map[string]any{"switch": map[string]any{"pfc": "dynamic"}}
