@@ -259,9 +259,7 @@ func Register(p *Paper) {
 // Planned are the papers whose reproduction is not built yet, with the
 // issue that builds it; `reproduce list` shows them and `reproduce ID`
 // explains instead of running nothing.
-var Planned = map[string]string{
-	"decc": "paper 000, DECC",
-}
+var Planned = map[string]string{}
 
 // Papers lists the registered papers by id.
 func Papers() []*Paper {

@@ -30,7 +30,7 @@ func TestReproduceList(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"dcqcn-p  paper 004", "e1  Single-QP", "e2  PMTU sweep", "e3  DCQCN-p vs DCQCN", "minrate-dcqcnp", "[paper: 13.28 Gb/s; magnitude value]", "dcon  paper 003", "e4  DCON's sensitivity", "not yet reproducible: decc"} {
+	for _, want := range []string{"dcqcn-p  paper 004", "e1  Single-QP", "e2  PMTU sweep", "e3  DCQCN-p vs DCQCN", "minrate-dcqcnp", "[paper: 13.28 Gb/s; magnitude value]", "dcon  paper 003", "e4  DCON's sensitivity", "decc  paper 000", "e6  OSU all-to-all"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("reproduce list lacks %q:\n%s", want, out)
 		}
@@ -43,7 +43,7 @@ func TestReproduceErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"nope"}, `unknown paper "nope" (known: dcon, dcqcn-p`},
-		{[]string{"decc"}, `paper "decc" (paper 000, DECC) has no reproduction yet`},
+		{[]string{"decc", "e1", "--scale", "quick"}, `paper decc has no experiment "e1" (experiments: e4, e5, e6, e7)`},
 		{[]string{"dcqcn-p", "e9", "--scale", "quick"}, `paper dcqcn-p has no experiment "e9" (experiments: e1, e2, e3, e3floor)`},
 		{[]string{"dcqcn-p", "--scale", "huge"}, `--scale = "huge": allowed values quick, paper`},
 	} {

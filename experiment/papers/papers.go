@@ -5,6 +5,7 @@ package papers
 import (
 	_ "github.com/ccsim/ccsim/experiment/papers/dcon"   // paper 003
 	_ "github.com/ccsim/ccsim/experiment/papers/dcqcnp" // paper 004
+	_ "github.com/ccsim/ccsim/experiment/papers/decc"   // paper 000
 	_ "github.com/ccsim/ccsim/experiment/papers/pidnn"  // paper 001
 	_ "github.com/ccsim/ccsim/experiment/papers/wrcc"   // paper 002
 )

@@ -64,6 +64,7 @@ var layers = map[string]int{
 	"train/spine":              7, // SPINE's trainer (docs/algorithms/spine.md §5)
 	"experiment/papers/dcqcnp": 7,
 	"experiment/papers/dcon":   7,
+	"experiment/papers/decc":   7,
 	"experiment/papers/wrcc":   7,
 	"experiment/papers/pidnn":  7,
 	"train/aurora":             7, // Aurora's trainer (docs/algorithms/aurora.md)
