@@ -148,22 +148,7 @@ func (a *Agent) restart(q *fabric.QP, now sim.Time) {
 // OnAck accumulates the interval's counters; the ACK that covers the whole
 // flow hands the partial interval to the controller.
 func (a *Agent) OnAck(q *fabric.QP, k *fabric.AckInfo, now sim.Time) {
-	c := &a.C
-	c.Acks++
-	c.AckedBytes += k.NewlyAcked
-	if k.CNP {
-		c.Marked++
-	}
-	if k.Nack {
-		c.Nacks++
-	}
-	r := k.RTT
-	if c.RTTN == 0 || r < c.RTTMin {
-		c.RTTMin = r
-	}
-	c.RTTMax = max(c.RTTMax, r)
-	c.RTTSum += r
-	c.RTTN++
+	a.C.recordAck(k)
 	if !a.finished && q.SndUna >= q.SizeBytes {
 		a.finished = true
 		if a.Ctrl != nil {

@@ -61,8 +61,8 @@ func DECCLocalState(out []float64, c *AgentCounters, f DECCFlow, now sim.Time, p
 	out[DECCRate] = float64(f.RateBps) / line
 }
 
-// recordAck adds ACK k to the MTP's counters, as cc.Agent.OnAck does for
-// the training harness (same fields, same rules).
+// recordAck adds ACK k to the interval's counters (cc.Agent's and
+// decc-nn's MTPs alike).
 func (c *AgentCounters) recordAck(k *fabric.AckInfo) {
 	c.Acks++
 	c.AckedBytes += k.NewlyAcked
