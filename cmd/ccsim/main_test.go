@@ -407,16 +407,18 @@ func TestWarnsOfFlowsAfterStop(t *testing.T) {
 	scen := filepath.Join(dir, "s.yaml")
 	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000}, {src: 1, dst: 2, size_bytes: 1000, start_ns: 1000000}]}\n"), 0o644)
 	out, err := run(t, "validate", scen)
-	if err != nil || !strings.Contains(out, "warning: workload: 1 of 2 flows start at or after stop_ms = 1 (the first: flow 1 at 1ms)") {
+	if err != nil || !strings.Contains(out, "warning: workload: 1 of 2 flows start at or after the stop time, stop_ms = 1 after the first start at 0ns (the first of them: flow 1 at 1ms)") {
 		t.Errorf("validate: %v\n%s", err, out)
 	}
 	out, err = run(t, "run", scen, "--out", filepath.Join(dir, "r"))
 	if err != nil || !strings.Contains(out, "ccsim: warning: "+scen+": workload: 1 of 2 flows") {
 		t.Errorf("run: %v\n%s", err, out)
 	}
-	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000, start_ns: 999999}]}\n"), 0o644)
+	// the stop time counts from the first start (the reference's flows
+	// start at 2 s): flows at 2 s and 2.999999 s with stop_ms 1 all run
+	os.WriteFile(scen, []byte("name: t\nstop_ms: 1\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 2, size_bytes: 1000, start_ns: 2000000000}, {src: 1, dst: 2, size_bytes: 1000, start_ns: 2000999999}]}\n"), 0o644)
 	if out, err := run(t, "validate", scen); err != nil || strings.Contains(out, "warning") {
-		t.Errorf("a flow starting before the stop time: %v\n%s", err, out)
+		t.Errorf("flows starting before the stop time: %v\n%s", err, out)
 	}
 }
 

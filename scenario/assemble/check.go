@@ -178,11 +178,21 @@ func dedupe(errs scenario.Errors) scenario.Errors {
 	return out
 }
 
-// warnLateFlows warns of flows that start at or after the stop time: they
-// never send a byte and count as unfinished (issue 19 §3.10: they passed
-// without a word).
+// warnLateFlows warns of flows that start at or after the stop time, which
+// is stop_ms after the first flow's start (Built.setTimes): they never send
+// a byte and count as unfinished (issue 19 §3.10: they passed without a
+// word).
 func warnLateFlows(s *scenario.Scenario, flows []workload.Flow) {
-	stop := sim.Time(s.StopMs * float64(sim.Millisecond))
+	start := sim.Never
+	for _, f := range flows {
+		if !f.HasAfter { // a chained flow's Start is not a start time
+			start = min(start, f.Start)
+		}
+	}
+	if start == sim.Never {
+		return
+	}
+	stop := start + scenario.MsTime(s.StopMs)
 	late, first := 0, -1
 	for i, f := range flows {
 		if f.Start >= stop && !f.HasAfter {
@@ -192,7 +202,7 @@ func warnLateFlows(s *scenario.Scenario, flows []workload.Flow) {
 		}
 	}
 	if late > 0 {
-		s.Warn("workload: %d of %d flows start at or after stop_ms = %v (the first: flow %d at %v): they never send and count as unfinished",
-			late, len(flows), s.StopMs, first, flows[first].Start)
+		s.Warn("workload: %d of %d flows start at or after the stop time, stop_ms = %v after the first start at %v (the first of them: flow %d at %v): they never send and count as unfinished",
+			late, len(flows), s.StopMs, start, first, flows[first].Start)
 	}
 }
