@@ -355,6 +355,9 @@ func (c *DECCCores) Book(now, lat sim.Time, skip bool) (at sim.Time, ok bool) {
 	return c.free[k], true
 }
 
+// Free returns the time each core becomes free (read only).
+func (c *DECCCores) Free() []sim.Time { return c.free }
+
 func init() {
 	Register(&Spec{
 		Name: "decc-nn",

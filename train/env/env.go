@@ -127,7 +127,7 @@ func (r *runner) newAgent(q *fabric.QP) fabric.Algorithm {
 	st := &r.view.Flows[i]
 	*st = FlowState{Active: true, Src: q.Src, LineBps: q.LineRateBps, BaseRTT: q.PathBaseRTT, Payload: q.PayloadBytes()}
 	if r.hosts[q.Src] == nil {
-		r.hosts[q.Src] = &cores{free: make([]sim.Time, r.ncores)}
+		r.hosts[q.Src] = &cores{DECCCores: *cc.NewDECCCores(r.ncores)}
 	}
 	return a
 }

@@ -1,11 +1,15 @@
 package env
 
-import "github.com/ccsim/ccsim/sim"
+import (
+	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/sim"
+)
 
-// cores is one sending host's decision processor (docs/env.md §5): the
-// time each core becomes free, and the host's totals.
+// cores is one sending host's decision processor (docs/env.md §5): its
+// cores (cc.DECCCores, the booking rule decc-nn deploys) and the host's
+// totals.
 type cores struct {
-	free      []sim.Time
+	cc.DECCCores
 	busy      sim.Time // Cost × decisions taken
 	decisions int64
 	skipped   int64
@@ -15,21 +19,14 @@ type cores struct {
 // (lowest index on ties) and returns when its action takes effect; ok is
 // false when the decision is skipped (queue "skip" and every core busy).
 func (c *cores) decide(now, cost sim.Time, skip bool) (at sim.Time, ok bool) {
-	k := 0
-	for i := 1; i < len(c.free); i++ {
-		if c.free[i] < c.free[k] {
-			k = i
-		}
-	}
-	start := max(now, c.free[k])
-	if skip && start > now {
+	at, ok = c.Book(now, cost, skip)
+	if !ok {
 		c.skipped++
 		return 0, false
 	}
-	c.free[k] = start + cost
 	c.busy += cost
 	c.decisions++
-	return start + cost, true
+	return at, true
 }
 
 // HostBusy reports one sending host's decision processor over an episode.
@@ -46,7 +43,8 @@ type HostBusy struct {
 // busyFraction is c's busy fraction over [from, end].
 func (c *cores) busyFraction(from, end sim.Time) float64 {
 	b := c.busy
-	for _, f := range c.free {
+	free := c.Free()
+	for _, f := range free {
 		if f > end {
 			b -= f - end
 		}
@@ -55,5 +53,5 @@ func (c *cores) busyFraction(from, end sim.Time) float64 {
 	if span <= 0 {
 		return 0
 	}
-	return float64(b) / (float64(span) * float64(len(c.free)))
+	return float64(b) / (float64(span) * float64(len(free)))
 }

@@ -1,11 +1,11 @@
 package env
 
 import (
-	"github.com/ccsim/ccsim/cc"
 	"math/rand/v2"
 	"regexp"
 	"testing"
 
+	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/sim"
 )
 
@@ -30,7 +30,7 @@ func TestDecisionQueueWaitAndSkip(t *testing.T) {
 		{"skip 2 cores", 2, true, []sim.Time{0, 0, 0}, []want{{3, true}, {3, true}, {0, false}}, 6},
 	}
 	for _, c := range cases {
-		h := &cores{free: make([]sim.Time, c.cores)}
+		h := &cores{DECCCores: *cc.NewDECCCores(c.cores)}
 		for i, a := range c.arrive {
 			at, ok := h.decide(a, 3, c.skip)
 			if at != c.want[i].at || ok != c.want[i].ok {
@@ -42,7 +42,7 @@ func TestDecisionQueueWaitAndSkip(t *testing.T) {
 		}
 	}
 	// busy fraction over [0, 12] of "wait 1 core": 12 booked, 1 past the end
-	h := &cores{free: make([]sim.Time, 1)}
+	h := &cores{DECCCores: *cc.NewDECCCores(1)}
 	for _, a := range []sim.Time{0, 1, 2, 10} {
 		h.decide(a, 3, false)
 	}
