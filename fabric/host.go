@@ -29,6 +29,9 @@ func (n *Network) startFlow(i int32) {
 	q.CC = n.newCC(int(i))
 	q.rx, _ = q.CC.(ReceiverAlgorithm)
 	q.tmo, _ = q.CC.(TimeoutAlgorithm)
+	if q.traceRate {
+		n.recordRate(q, q.RateBps)
+	}
 	q.CC.Start(q, n.now)
 	q.lastProgress = n.now
 	if n.cfg.RTO > 0 {

@@ -180,6 +180,7 @@ type Network struct {
 	// per-RTT RTT sampling (perrtt.go)
 	perRTT        bool
 	perRTTSamples []PerRTTSample
+	rateTrace     []RateChange // ratetrace.go
 
 	// chained flows and message chains (chain.go): succFirst[i] is the
 	// first flow that flow i's completion starts (-1 none) and succNext

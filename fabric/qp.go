@@ -196,6 +196,7 @@ type QP struct {
 	rto          sim.Timer
 	lastProgress sim.Time
 	rs           rttSample // per-RTT sampling (perrtt.go)
+	traceRate    bool      // record the pacing rate's changes (ratetrace.go)
 
 	hashFwd, hashRev uint32
 	net              *Network
@@ -236,6 +237,9 @@ func (q *QP) SetRate(bps int64) {
 	if bps < q.RateBps {
 		q.RateCuts++
 	}
+	if q.traceRate && bps != q.RateBps {
+		q.net.recordRate(q, bps)
+	}
 	q.RateBps = bps
 }
 
@@ -251,6 +255,9 @@ func (q *QP) SetRateRepace(bps int64) {
 	}
 	if bps < q.RateBps {
 		q.RateCuts++
+	}
+	if q.traceRate && bps != q.RateBps {
+		q.net.recordRate(q, bps)
 	}
 	if q.lastPktSize > 0 && bps != q.RateBps {
 		n := q.net

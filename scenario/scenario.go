@@ -198,6 +198,10 @@ type Outputs struct {
 	// RTTPerRTTFlows lists flows (workload indices) whose per-RTT samples
 	// are written to rtt_per_rtt.csv (needs rtt_per_rtt).
 	RTTPerRTTFlows []int `yaml:"rtt_per_rtt_flows"`
+	// RateTraceFlows lists flows (workload indices) whose every pacing-rate
+	// change is written to rate_trace.csv (fabric/ratetrace.go,
+	// docs/outputs.md §17).
+	RateTraceFlows []int `yaml:"rate_trace_flows"`
 }
 
 // Port names one port: node id and local port index (link order).

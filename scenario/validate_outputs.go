@@ -31,6 +31,11 @@ func (s *Scenario) validateOutputs(errs *Errors) {
 			*errs = append(*errs, fmt.Errorf("outputs.rtt_per_rtt_flows[%d] = %d: a flow index, >= 0", i, f))
 		}
 	}
+	for i, f := range o.RateTraceFlows {
+		if f < 0 {
+			*errs = append(*errs, fmt.Errorf("outputs.rate_trace_flows[%d] = %d: a flow index, >= 0", i, f))
+		}
+	}
 	if len(o.QueuePorts) > 0 && o.QueueSampleUs == 0 {
 		*errs = append(*errs, fmt.Errorf("outputs.queue_ports needs outputs.queue_sample_us in [0.01, 1e6]"))
 	}

@@ -103,6 +103,9 @@ func build(s *scenario.Scenario, ccName string, opt Options, g *topo.Graph, flow
 	if err := b.setupSeries(); err != nil {
 		return nil, err
 	}
+	if err := b.recordRates(); err != nil {
+		return nil, err
+	}
 	if err := b.recordPerRTT(); err != nil {
 		return nil, err
 	}

@@ -34,6 +34,11 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 	if s.Outputs.RTTPerRTT {
 		r.RTTPerRTT, r.PerRTT = perRTTSummary(n.PerRTTSamples(), s.Outputs.RTTPerRTTFlows)
 	}
+	if len(s.Outputs.RateTraceFlows) > 0 {
+		for _, c := range n.RateTrace() {
+			r.RateTrace = append(r.RateTrace, result.RateChange{Flow: c.Flow, At: c.At, Bps: c.Bps})
+		}
+	}
 	collectPorts(n, r)
 	r.LinkLosses = n.Stats.LinkLosses
 	r.Notices = n.Stats.Notices // switch notices: DCON CNMs, Bolt SRCs, WRCC FCNPs
@@ -53,7 +58,8 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 	}
 	o := &s.Outputs
 	r.Files = result.Files{RefFCT: o.RefFCT, RefPFC: o.RefPFC, FlowFile: o.FlowFile,
-		RTTPerRTT: o.RTTPerRTT && len(o.RTTPerRTTFlows) > 0, Messages: b.chains}
+		RTTPerRTT: o.RTTPerRTT && len(o.RTTPerRTTFlows) > 0, Messages: b.chains,
+		RateTrace: len(o.RateTraceFlows) > 0}
 	return r
 }
 

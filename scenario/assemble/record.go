@@ -133,6 +133,19 @@ func (b *Built) recordPerRTT() error {
 	return nil
 }
 
+// recordRates turns on the pacing-rate trace of outputs.rate_trace_flows
+// (fabric/ratetrace.go) after checking the flows exist.
+func (b *Built) recordRates() error {
+	fs := b.Scenario.Outputs.RateTraceFlows
+	for i, f := range fs {
+		if f >= len(b.Flows) {
+			return fmt.Errorf("outputs.rate_trace_flows[%d] = %d: the workload has flows 0..%d", i, f, len(b.Flows)-1)
+		}
+	}
+	b.Net.TraceRates(fs)
+	return nil
+}
+
 // startedBy reports whether flow i starts at or before now: its start time
 // is at most now, or, for a chained flow, it has started.
 func (b *Built) startedBy(i int, now sim.Time) bool {

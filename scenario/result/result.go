@@ -66,6 +66,10 @@ type Result struct {
 	// PerRTT are the per-RTT samples of the flows listed in
 	// outputs.rtt_per_rtt_flows, in the order taken (rtt_per_rtt.csv).
 	PerRTT []PerRTTSample `json:"-"`
+	// RateTrace are the pacing-rate changes of the flows listed in
+	// outputs.rate_trace_flows, in the order they happened
+	// (rate_trace.csv).
+	RateTrace []RateChange `json:"-"`
 	// QueueCDFs are the queue-length distributions of outputs.queue_cdf
 	// (queue_cdf.csv); nil when off.
 	QueueCDFs *metrics.QueueCDFs `json:"-"`
@@ -84,6 +88,7 @@ type Files struct {
 	FlowFile  bool // flows.txt, the workload as a reference flow file (outputs.flow_file)
 	RTTPerRTT bool // rtt_per_rtt.csv (outputs.rtt_per_rtt with rtt_per_rtt_flows)
 	Messages  bool // messages.csv (a message chain in the workload)
+	RateTrace bool // rate_trace.csv (outputs.rate_trace_flows)
 }
 
 // QueueSample is one sampled queue length of a monitored port.
@@ -106,6 +111,13 @@ type PerRTTSample struct {
 	Flow int      // flow (workload) index
 	At   sim.Time // the ACK's arrival at the sender
 	RTT  sim.Time
+}
+
+// RateChange is one pacing-rate change of a traced flow (rate_trace.csv).
+type RateChange struct {
+	Flow int32    // flow (workload) index
+	At   sim.Time // when the algorithm set the rate
+	Bps  int64    // the new pacing rate, b/s
 }
 
 // End is the run's end (SimEndNs), the time where its unfinished flows are

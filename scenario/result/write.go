@@ -133,6 +133,7 @@ func (r *Result) files() []resultFile {
 		{"flow_stats.csv", true, r.writeFlowStats},
 		{"flow_losses.csv", true, r.writeFlowLosses},
 		{"rtt_per_rtt.csv", r.Files.RTTPerRTT, r.writePerRTT},
+		{"rate_trace.csv", r.Files.RateTrace, r.writeRateTrace},
 		{"messages.csv", r.Files.Messages, func(w io.Writer) error { return metrics.WriteMessagesCSV(w, r.Messages) }},
 		{"fct.txt", r.Files.RefFCT, func(w io.Writer) error { return metrics.WriteRefFCT(w, r.Flows, metrics.RefIP) }},
 		{"pfc.txt", r.Files.RefPFC, func(w io.Writer) error { return metrics.WriteRefPFC(w, r.PFCEvents) }},
@@ -182,6 +183,24 @@ func (r *Result) writeQueue(f io.Writer) error {
 		fmt.Fprintf(f, "%s,%d,%d,%d\n", metrics.AppendNs(nil, q.At), qp.Node, qp.Port, q.Bytes)
 	}
 	return nil
+}
+
+// writeRateTrace writes rate_trace.csv: flow_id, the time the rate was set
+// (ns with picosecond precision) and the new pacing rate in b/s.
+func (r *Result) writeRateTrace(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	bw.WriteString("flow_id,time_ns,rate_bps\n")
+	var buf []byte
+	for _, x := range r.RateTrace {
+		buf = strconv.AppendInt(buf[:0], int64(x.Flow), 10)
+		buf = append(buf, ',')
+		buf = metrics.AppendNs(buf, x.At)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, x.Bps, 10)
+		buf = append(buf, '\n')
+		bw.Write(buf)
+	}
+	return bw.Flush()
 }
 
 // writePerRTT writes rtt_per_rtt.csv: flow_id, the ACK's arrival time and

@@ -1,0 +1,103 @@
+package assemble_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/sim"
+)
+
+const rateTraceIncast = `
+name: ratetrace
+seed: 1
+stop_ms: 100
+topology: {kind: star, hosts: 5, link_gbps: 100, link_delay_ns: 1000}
+switch: {buffer_mib: 32, pfc: dynamic}
+workload:
+  incast: {senders: [0, 1, 2, 3], receiver: 4, sizes_bytes: [400000, 300000, 200000, 100000], start_ns: 0}
+outputs: {rate_trace_flows: [0, 2]}
+`
+
+// rate_trace.csv replays each traced flow's pacing rate: its first row is
+// the line rate at the flow's start, every row changes the rate, the last
+// row is the rate the flow ends with, and the decreases are exactly the
+// flow's rate cuts (QP.RateCuts counts every setting below the current
+// rate). Untraced flows have no rows; tracing does not change the run.
+// dcqcn sets its rate with SetRate, hpcc with SetRateRepace.
+func TestRateTrace(t *testing.T) {
+	for _, alg := range []string{"dcqcn", "hpcc"} {
+		s := mustParse(t, rateTraceIncast)
+		b, err := assemble.Build(s, alg, scenarioRunOpts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := b.Run()
+		rows := map[int32]int{}
+		last := map[int32]int64{}
+		cuts := map[int32]int64{}
+		var prevAt sim.Time
+		for i, c := range res.RateTrace {
+			if c.Flow != 0 && c.Flow != 2 {
+				t.Fatalf("%s: row %d traces flow %d", alg, i, c.Flow)
+			}
+			q := &b.Net.QPs[c.Flow]
+			if c.At < prevAt {
+				t.Fatalf("%s: row %d at %v before %v", alg, i, c.At, prevAt)
+			}
+			prevAt = c.At
+			if rows[c.Flow] == 0 {
+				if c.At != q.Start || c.Bps != q.LineRateBps {
+					t.Errorf("%s flow %d: first row %v %d b/s, want start %v and line rate %d", alg, c.Flow, c.At, c.Bps, q.Start, q.LineRateBps)
+				}
+			} else {
+				if c.Bps == last[c.Flow] {
+					t.Errorf("%s flow %d: row %d repeats %d b/s", alg, c.Flow, i, c.Bps)
+				}
+				if c.Bps < last[c.Flow] {
+					cuts[c.Flow]++
+				}
+			}
+			rows[c.Flow]++
+			last[c.Flow] = c.Bps
+		}
+		for _, f := range []int32{0, 2} {
+			q := &b.Net.QPs[f]
+			if rows[f] < 3 || last[f] != q.RateBps || cuts[f] != q.RateCuts || q.RateCuts == 0 {
+				t.Errorf("%s flow %d: %d rows, last %d b/s (QP %d), %d decreases (rate cuts %d)", alg, f, rows[f], last[f], q.RateBps, cuts[f], q.RateCuts)
+			}
+		}
+		dir := filepath.Join(t.TempDir(), "out")
+		if err := res.Write(dir); err != nil {
+			t.Fatal(err)
+		}
+		csv, err := os.ReadFile(filepath.Join(dir, "rate_trace.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+		if lines[0] != "flow_id,time_ns,rate_bps" || len(lines)-1 != len(res.RateTrace) || !strings.HasPrefix(lines[1], "0,0,100000000000") {
+			t.Errorf("%s: rate_trace.csv header %q, %d rows (want %d), first %q", alg, lines[0], len(lines)-1, len(res.RateTrace), lines[1])
+		}
+		s2 := mustParse(t, strings.Replace(rateTraceIncast, "outputs: {rate_trace_flows: [0, 2]}", "", 1))
+		b2, err := assemble.Build(s2, alg, scenarioRunOpts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res2 := b2.Run(); res2.RateTrace != nil || res2.Summary != res.Summary || res2.Events != res.Events {
+			t.Errorf("%s off: %d rows; the run must not change (%d vs %d events)", alg, len(res2.RateTrace), res2.Events, res.Events)
+		}
+	}
+}
+
+func TestRateTraceValidation(t *testing.T) {
+	if _, err := scenarioParse(strings.Replace(rateTraceIncast, "[0, 2]", "[0, -3]", 1)); err == nil || !strings.Contains(err.Error(), "outputs.rate_trace_flows[1] = -3: a flow index, >= 0") {
+		t.Errorf("error %v", err)
+	}
+	s := mustParse(t, strings.Replace(rateTraceIncast, "[0, 2]", "[4]", 1))
+	if _, err := assemble.Build(s, "dcqcn", scenarioRunOpts()); err == nil || !strings.Contains(err.Error(), "outputs.rate_trace_flows[0] = 4: the workload has flows 0..3") {
+		t.Errorf("build error %v", err)
+	}
+}
