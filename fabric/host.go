@@ -30,7 +30,7 @@ func (n *Network) startFlow(i int32) {
 	q.rx, _ = q.CC.(ReceiverAlgorithm)
 	q.tmo, _ = q.CC.(TimeoutAlgorithm)
 	if q.traceRate {
-		n.recordRate(q, q.RateBps)
+		n.recordLimits(q, q.RateBps, q.WindowBytes)
 	}
 	q.CC.Start(q, n.now)
 	q.lastProgress = n.now

@@ -238,7 +238,7 @@ func (q *QP) SetRate(bps int64) {
 		q.RateCuts++
 	}
 	if q.traceRate && bps != q.RateBps {
-		q.net.recordRate(q, bps)
+		q.net.recordLimits(q, bps, q.WindowBytes)
 	}
 	q.RateBps = bps
 }
@@ -257,7 +257,7 @@ func (q *QP) SetRateRepace(bps int64) {
 		q.RateCuts++
 	}
 	if q.traceRate && bps != q.RateBps {
-		q.net.recordRate(q, bps)
+		q.net.recordLimits(q, bps, q.WindowBytes)
 	}
 	if q.lastPktSize > 0 && bps != q.RateBps {
 		n := q.net
@@ -270,7 +270,12 @@ func (q *QP) SetRateRepace(bps int64) {
 }
 
 // SetWindow sets the in-flight cap in bytes (0 = none).
-func (q *QP) SetWindow(bytes int64) { q.WindowBytes = bytes }
+func (q *QP) SetWindow(bytes int64) {
+	if q.traceRate && bytes != q.WindowBytes {
+		q.net.recordLimits(q, q.RateBps, bytes)
+	}
+	q.WindowBytes = bytes
+}
 
 // ArmTimer schedules timer id (0..MaxQPTimers-1) at time at, replacing any
 // pending expiry of the same id.

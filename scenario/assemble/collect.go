@@ -36,7 +36,7 @@ func (b *Built) collect(end sim.Time, wall float64) *result.Result {
 	}
 	if len(s.Outputs.RateTraceFlows) > 0 {
 		for _, c := range n.RateTrace() {
-			r.RateTrace = append(r.RateTrace, result.RateChange{Flow: c.Flow, At: c.At, Bps: c.Bps})
+			r.RateTrace = append(r.RateTrace, result.RateChange{Flow: c.Flow, At: c.At, Bps: c.Bps, Window: c.Window})
 		}
 	}
 	collectPorts(n, r)

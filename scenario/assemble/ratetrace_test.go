@@ -21,12 +21,13 @@ workload:
 outputs: {rate_trace_flows: [0, 2]}
 `
 
-// rate_trace.csv replays each traced flow's pacing rate: its first row is
-// the line rate at the flow's start, every row changes the rate, the last
-// row is the rate the flow ends with, and the decreases are exactly the
-// flow's rate cuts (QP.RateCuts counts every setting below the current
-// rate). Untraced flows have no rows; tracing does not change the run.
-// dcqcn sets its rate with SetRate, hpcc with SetRateRepace.
+// rate_trace.csv replays each traced flow's pacing rate and window: its
+// first row is the line rate and no window at the flow's start, every row
+// changes the rate or the window, the last row holds the rate and window
+// the flow ends with, and the rate's decreases are exactly the flow's rate
+// cuts (QP.RateCuts counts every setting below the current rate). Untraced
+// flows have no rows; tracing does not change the run. dcqcn sets its rate
+// with SetRate, hpcc with SetRateRepace and its window with SetWindow.
 func TestRateTrace(t *testing.T) {
 	for _, alg := range []string{"dcqcn", "hpcc"} {
 		s := mustParse(t, rateTraceIncast)
@@ -37,6 +38,7 @@ func TestRateTrace(t *testing.T) {
 		res := b.Run()
 		rows := map[int32]int{}
 		last := map[int32]int64{}
+		lastW := map[int32]int64{}
 		cuts := map[int32]int64{}
 		var prevAt sim.Time
 		for i, c := range res.RateTrace {
@@ -49,12 +51,12 @@ func TestRateTrace(t *testing.T) {
 			}
 			prevAt = c.At
 			if rows[c.Flow] == 0 {
-				if c.At != q.Start || c.Bps != q.LineRateBps {
-					t.Errorf("%s flow %d: first row %v %d b/s, want start %v and line rate %d", alg, c.Flow, c.At, c.Bps, q.Start, q.LineRateBps)
+				if c.At != q.Start || c.Bps != q.LineRateBps || c.Window != 0 {
+					t.Errorf("%s flow %d: first row %v %d b/s window %d, want start %v, line rate %d, no window", alg, c.Flow, c.At, c.Bps, c.Window, q.Start, q.LineRateBps)
 				}
 			} else {
-				if c.Bps == last[c.Flow] {
-					t.Errorf("%s flow %d: row %d repeats %d b/s", alg, c.Flow, i, c.Bps)
+				if c.Bps == last[c.Flow] && c.Window == lastW[c.Flow] {
+					t.Errorf("%s flow %d: row %d repeats %d b/s, window %d", alg, c.Flow, i, c.Bps, c.Window)
 				}
 				if c.Bps < last[c.Flow] {
 					cuts[c.Flow]++
@@ -62,11 +64,15 @@ func TestRateTrace(t *testing.T) {
 			}
 			rows[c.Flow]++
 			last[c.Flow] = c.Bps
+			lastW[c.Flow] = c.Window
 		}
 		for _, f := range []int32{0, 2} {
 			q := &b.Net.QPs[f]
-			if rows[f] < 3 || last[f] != q.RateBps || cuts[f] != q.RateCuts || q.RateCuts == 0 {
-				t.Errorf("%s flow %d: %d rows, last %d b/s (QP %d), %d decreases (rate cuts %d)", alg, f, rows[f], last[f], q.RateBps, cuts[f], q.RateCuts)
+			if rows[f] < 3 || last[f] != q.RateBps || lastW[f] != q.WindowBytes || cuts[f] != q.RateCuts || q.RateCuts == 0 {
+				t.Errorf("%s flow %d: %d rows, last %d b/s window %d (QP %d, %d), %d decreases (rate cuts %d)", alg, f, rows[f], last[f], lastW[f], q.RateBps, q.WindowBytes, cuts[f], q.RateCuts)
+			}
+			if alg == "hpcc" && lastW[f] == 0 {
+				t.Errorf("hpcc flow %d: no window traced", f)
 			}
 		}
 		dir := filepath.Join(t.TempDir(), "out")
@@ -78,7 +84,7 @@ func TestRateTrace(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
-		if lines[0] != "flow_id,time_ns,rate_bps" || len(lines)-1 != len(res.RateTrace) || !strings.HasPrefix(lines[1], "0,0,100000000000") {
+		if lines[0] != "flow_id,time_ns,rate_bps,window_bytes" || len(lines)-1 != len(res.RateTrace) || lines[1] != "0,0,100000000000,0" {
 			t.Errorf("%s: rate_trace.csv header %q, %d rows (want %d), first %q", alg, lines[0], len(lines)-1, len(res.RateTrace), lines[1])
 		}
 		s2 := mustParse(t, strings.Replace(rateTraceIncast, "outputs: {rate_trace_flows: [0, 2]}", "", 1))

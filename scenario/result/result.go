@@ -113,11 +113,13 @@ type PerRTTSample struct {
 	RTT  sim.Time
 }
 
-// RateChange is one pacing-rate change of a traced flow (rate_trace.csv).
+// RateChange is one pacing-rate or window change of a traced flow
+// (rate_trace.csv).
 type RateChange struct {
-	Flow int32    // flow (workload) index
-	At   sim.Time // when the algorithm set the rate
-	Bps  int64    // the new pacing rate, b/s
+	Flow   int32    // flow (workload) index
+	At     sim.Time // when the algorithm set the rate or window
+	Bps    int64    // the pacing rate from then on, b/s
+	Window int64    // the window from then on, bytes (0 = none)
 }
 
 // End is the run's end (SimEndNs), the time where its unfinished flows are

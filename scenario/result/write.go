@@ -185,11 +185,12 @@ func (r *Result) writeQueue(f io.Writer) error {
 	return nil
 }
 
-// writeRateTrace writes rate_trace.csv: flow_id, the time the rate was set
-// (ns with picosecond precision) and the new pacing rate in b/s.
+// writeRateTrace writes rate_trace.csv: flow_id, the time the rate or window
+// was set (ns with picosecond precision), the pacing rate in b/s and the
+// window in bytes from then on.
 func (r *Result) writeRateTrace(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	bw.WriteString("flow_id,time_ns,rate_bps\n")
+	bw.WriteString("flow_id,time_ns,rate_bps,window_bytes\n")
 	var buf []byte
 	for _, x := range r.RateTrace {
 		buf = strconv.AppendInt(buf[:0], int64(x.Flow), 10)
@@ -197,6 +198,8 @@ func (r *Result) writeRateTrace(w io.Writer) error {
 		buf = metrics.AppendNs(buf, x.At)
 		buf = append(buf, ',')
 		buf = strconv.AppendInt(buf, x.Bps, 10)
+		buf = append(buf, ',')
+		buf = strconv.AppendInt(buf, x.Window, 10)
 		buf = append(buf, '\n')
 		bw.Write(buf)
 	}

@@ -210,8 +210,8 @@ func TestQuickReproduction(t *testing.T) {
 	if len(rows) != declared+1 {
 		t.Fatalf("claims.csv has %d rows, want %d + header", len(rows)-1, declared)
 	}
-	if len(pend) != 14 {
-		t.Errorf("%d pending DECC claims, want 14 (E4 5, E5 5, E6 2, E7 2)", len(pend))
+	if len(pend) != 15 {
+		t.Errorf("%d pending DECC claims, want 15 (E4 5, E5 5, E6 2, E7 3)", len(pend))
 	}
 	for _, r := range rows[1:] { // paper,experiment,reading,claim,…,ccsim_value (6),…,holds (11)
 		switch {
@@ -225,7 +225,7 @@ func TestQuickReproduction(t *testing.T) {
 	}
 	flipPending(t, p, pend)
 	exptest.FlipClaims(t, withoutPending(p, pend), withoutPendingMeasures(sum, pend))
-	exptest.Files(t, dir, "tables/e4_metrics.csv", "tables/e4_headline.csv", "tables/e5_metrics.csv", "tables/e6_osu.csv", "tables/e7_util.csv",
+	exptest.Files(t, dir, "tables/e4_metrics.csv", "tables/e4_headline.csv", "tables/e5_metrics.csv", "tables/e6_osu.csv", "tables/e7_util.csv", "tables/e7_react.csv", "tables/e7_react-share.csv",
 		"plots/e4_fig7_goodput.svg", "plots/e5_fig8_loss.png", "plots/e6_fig9.svg", "report.html")
 }
 

@@ -1,9 +1,8 @@
 package decc
 
 // E7: long and short flows on the 16-node star (the paper's Figs. 10, 11,
-// §4.4): the long flows' bandwidth utilisation. The relative reaction time
-// (Fig. 10) needs a per-flow pacing-rate series around every short flow's
-// arrival and is not built in this increment.
+// §4.4): the long flows' relative reaction time (e7react.go, from their
+// pacing-rate traces) and their bandwidth utilisation.
 
 import (
 	"fmt"
@@ -33,10 +32,12 @@ const e7ShortStartUs = 100
 // to host 0, short 64-KB flows from random hosts 1–15 to host 0.
 func e7Patch(sc experiment.Scale, long, short int) map[string]any {
 	ls := make([]any, long)
+	trace := make([]any, long) // the long flows are the workload's first
 	for i := range ls {
 		ls[i] = 1 + i%15
+		trace[i] = i
 	}
-	return map[string]any{"stop_ms": e7StopMs(sc), "workload": map[string]any{"long_short": map[string]any{
+	return map[string]any{"stop_ms": e7StopMs(sc), "outputs": map[string]any{"rate_trace_flows": trace}, "workload": map[string]any{"long_short": map[string]any{
 		"long_senders": ls, "short_count": short,
 		"interval_us": (e7StopMs(sc)*1e3 - e7ShortStartUs) / float64(short+1), "short_start_ns": e7ShortStartUs * 1e3,
 	}}}
@@ -53,6 +54,12 @@ func e7() *experiment.Experiment {
 		Title:   "Long and short flows on the 16-node star (Figs. 10, 11)",
 		SetupAt: e7Setup,
 		Claims: []experiment.Claim{
+			{ID: "decc-react", Description: "DECC's long-flow relative reaction time at 16 long and 150 short flows (pending: needs the DECC sender)", PaperValue: "0.41", Unit: "RTT",
+				Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 0.41},
+			{ID: "bolt-react", Description: "Bolt's long-flow relative reaction time at 16 long and 150 short flows", PaperValue: "0.38", Unit: "RTT",
+				Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 0.38},
+			{ID: "react-order", Description: "long-flow reaction time: the higher of HPCC and Bolt < SPINE < ADPG (§4.4: ADPG reacts slowest, SPINE faster than ADPG but slower than HPCC and Bolt)", PaperValue: "HPCC, Bolt < SPINE < ADPG",
+				Kind: experiment.Order, Rel: experiment.Less},
 			{ID: "decc-util", Description: "DECC's long-flow average bandwidth utilisation at 16 long and 150 short flows (pending: needs the DECC sender)", PaperValue: "71.45", Unit: "%",
 				Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: 71.45},
 			{ID: "bolt-util", Description: "Bolt's long-flow average bandwidth utilisation at 16 long and 150 short flows", PaperValue: "67.35", Unit: "%",
@@ -69,7 +76,7 @@ func e7() *experiment.Experiment {
 }
 
 func e7Setup(sc experiment.Scale) string {
-	return fmt.Sprintf(`One switch with 16 nodes on 400 Gb/s links (1 µs propagation, 1,024-B payloads, 32-MB shared buffer, lossy). Long flows %v go from hosts 1–15 in turn to host 0 for the whole test; short flows %v are single 64-KB WRITEs from uniformly random hosts 1–15 to host 0, Poisson arrivals from 0.1 ms spread over the %g-ms test (decc.md §2.7's interpretation: the paper leaves sizes, arrivals and receivers open), %d seed(s). Metric: long-flow average bandwidth utilisation = Σ long-flow goodput bytes × 8 / (400 Gb/s × test time). Not built yet: the relative reaction time (Fig. 10; needs per-flow rate series at each short-flow arrival) and DECC.`,
+	return fmt.Sprintf(`One switch with 16 nodes on 400 Gb/s links (1 µs propagation, 1,024-B payloads, 32-MB shared buffer, lossy). Long flows %v go from hosts 1–15 in turn to host 0 for the whole test; short flows %v are single 64-KB WRITEs from uniformly random hosts 1–15 to host 0, Poisson arrivals from 0.1 ms spread over the %g-ms test (decc.md §2.7's interpretation: the paper leaves sizes, arrivals and receivers open), %d seed(s). Metrics: the long-flow relative reaction time (decc.md §2.7's interpretation, docs/papers.md §2.6): at each short flow's arrival at the switch (its start + 1 µs + one packet time), each sending long flow's time until its pacing rate first drops below 90 %% of its rate at that moment, in base RTTs (4.2 µs), averaged over the (arrival, long flow) pairs, a pair that does not drop within 10 RTTs counted as 10 (the mean is then a lower bound), with the share that did; the limit is the pacing rate or window × 8 / base RTT when lower (rate_trace.csv); the long-flow average bandwidth utilisation = Σ long-flow goodput bytes × 8 / (400 Gb/s × test time). DECC: not built yet.`,
 		e7Long(sc), e7Short(sc), e7StopMs(sc), len(experiment.Seeds(sc)))
 }
 
@@ -118,37 +125,73 @@ func longUtil(r *experiment.RunRef) (float64, error) {
 }
 
 func analyzeE7(ctx *experiment.Context) (*report.Section, error) {
-	t := report.Table{ID: "util", Title: "Long-flow average bandwidth utilisation (%)", Columns: []string{"long flows", "short flows"}}
+	var notes []string
+	util, tu := e7Table(ctx, "util", "Long-flow average bandwidth utilisation (%)", longUtil, &notes)
+	react, tr := e7Table(ctx, "react", "Long-flow relative reaction time (base RTTs; mean over the (arrival, long flow) pairs, a pair that did not react within 10 RTTs counted as 10: a lower bound where the share below is under 100 %)", reactTime, &notes)
+	share, ts := e7Table(ctx, "react-share", "Share of (short-flow arrival, long flow) pairs whose rate dropped below 90 % within 10 RTTs (%)", reactShare, &notes)
+	longs, shorts := e7Long(ctx.Scale), e7Short(ctx.Scale)
+	l, s := longs[len(longs)-1], shorts[len(shorts)-1]
+	for _, id := range []string{"decc-react", "decc-util", "decc-util-above-bolt"} {
+		pending(ctx, id)
+	}
+	at := fmt.Sprintf("long=%d short=%d", l, s)
+	if u, ok := util[e7Key(l, s, "bolt")]; ok {
+		ctx.Measure("bolt-util", experiment.Measure{Mag: []experiment.Sample{u}, Note: at})
+	}
+	if r, ok := react[e7Key(l, s, "bolt")]; ok {
+		ctx.Measure("bolt-react", experiment.Measure{Mag: []experiment.Sample{r}, MagLower: []bool{reactCensored(share[e7Key(l, s, "bolt")])}, Note: at})
+	}
+	e7Order(ctx, util, l, s)
+	e7ReactOrder(ctx, react, share, l, s)
+	notes = append(notes, "Not built yet: DECC's runs.")
+	return &report.Section{Tables: []report.Table{tr, ts, tu}, Notes: notes}, nil
+}
+
+// e7Table computes one metric at every (long, short) point for every
+// baseline: the samples by run key and the table.
+func e7Table(ctx *experiment.Context, id, title string, metric func(*experiment.RunRef) (float64, error), notes *[]string) (map[string]experiment.Sample, report.Table) {
+	t := report.Table{ID: id, Title: title, Columns: []string{"long flows", "short flows"}}
 	for _, a := range algs {
 		t.Columns = append(t.Columns, a.Name)
 	}
-	var notes []string
-	util := map[string]experiment.Sample{}
-	longs, shorts := e7Long(ctx.Scale), e7Short(ctx.Scale)
-	for _, l := range longs {
-		for _, s := range shorts {
+	out := map[string]experiment.Sample{}
+	for _, l := range e7Long(ctx.Scale) {
+		for _, s := range e7Short(ctx.Scale) {
 			row := []string{fmt.Sprint(l), fmt.Sprint(s)}
 			for _, a := range algs {
-				u, err := ctx.Sample(e7Key(l, s, a.CC), longUtil)
+				v, err := ctx.Sample(e7Key(l, s, a.CC), metric)
 				if err != nil {
-					notes, row = append(notes, err.Error()), append(row, experiment.Dash)
+					*notes, row = append(*notes, id+": "+err.Error()), append(row, experiment.Dash)
 					continue
 				}
-				util[e7Key(l, s, a.CC)] = u
-				row = append(row, experiment.G4(u.Mean()))
+				out[e7Key(l, s, a.CC)] = v
+				row = append(row, experiment.G4(v.Mean()))
 			}
 			t.Rows = append(t.Rows, row)
 		}
 	}
-	l, s := longs[len(longs)-1], shorts[len(shorts)-1]
-	pending(ctx, "decc-util")
-	pending(ctx, "decc-util-above-bolt")
-	if u, ok := util[e7Key(l, s, "bolt")]; ok {
-		ctx.Measure("bolt-util", experiment.Measure{Mag: []experiment.Sample{u}, Note: fmt.Sprintf("long=%d short=%d", l, s)})
+	return out, t
+}
+
+// e7ReactOrder measures react-order: the higher of HPCC's and Bolt's
+// reaction times (by mean), SPINE's and ADPG's at the headline point.
+func e7ReactOrder(ctx *experiment.Context, react, share map[string]experiment.Sample, l, s int) {
+	h, okH := react[e7Key(l, s, "hpcc")]
+	b, okB := react[e7Key(l, s, "bolt")]
+	sp, okS := react[e7Key(l, s, "spine")]
+	a, okA := react[e7Key(l, s, "adpg")]
+	if !okA || !okS || !okH || !okB {
+		return
 	}
-	e7Order(ctx, util, l, s)
-	notes = append(notes, "Not built yet: the relative reaction time (Fig. 10) and DECC's runs.")
-	return &report.Section{Tables: []report.Table{t}, Notes: notes}, nil
+	high, hi := h, "hpcc"
+	if b.Mean() > h.Mean() {
+		high, hi = b, "bolt"
+	}
+	var lower []bool
+	for _, cc := range []string{hi, "spine", "adpg"} {
+		lower = append(lower, reactCensored(share[e7Key(l, s, cc)]))
+	}
+	ctx.Measure("react-order", experiment.Measure{Values: []experiment.Sample{high, sp, a}, Lower: lower, Labels: []string{algs.Name(hi), "SPINE", "ADPG"}})
 }
 
 // e7Order measures util-order: ADPG, SPINE and the lower of HPCC and Bolt
