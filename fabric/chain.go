@@ -23,6 +23,14 @@ import (
 // own). The algorithm's state carries over from message to message. Only
 // the chain's counters and its current message's post time are kept; the
 // per-message latencies go to OnMessageDone.
+//
+// A message ring (workload.Flow.HasNext) is a set of such queue pairs, one
+// per destination of a process that posts its messages round robin: the
+// completion of a message on one member posts the next message on the
+// member Next (Gap later), which starts then if it has not started (it is
+// chained to its ring predecessor). A member between turns is idle, not
+// finished: its algorithm keeps its state and timers, and it never
+// completes.
 
 // msgChain is the state of one message chain.
 type msgChain struct {
@@ -33,6 +41,7 @@ type msgChain struct {
 	idx   int64    // index of the current message
 	post  sim.Time // post time of the current message
 	done  int64    // messages completed
+	next  int32    // ring successor (a message ring), or -1
 }
 
 // checkChainFields validates flow i's gap, cap and message fields (the
@@ -60,10 +69,17 @@ func (n *Network) setChains(flows []workload.Flow) error {
 		if f.HasAfter {
 			chained = true
 		}
-		if f.Messages > 1 {
-			n.chains = append(n.chains, msgChain{size: f.SizeBytes, left: f.Messages - 1, gap: f.Gap, until: f.Until})
+		switch {
+		case f.HasNext:
+			n.chains = append(n.chains, msgChain{size: f.SizeBytes, left: workload.MessagesUnlimited, gap: f.Gap, next: int32(f.Next)})
+			n.QPs[i].chain = int32(len(n.chains))
+		case f.Messages > 1:
+			n.chains = append(n.chains, msgChain{size: f.SizeBytes, left: f.Messages - 1, gap: f.Gap, until: f.Until, next: -1})
 			n.QPs[i].chain = int32(len(n.chains))
 		}
+	}
+	if err := workload.CheckRings(flows); err != nil {
+		return err
 	}
 	if !chained {
 		return nil
@@ -109,6 +125,16 @@ func (n *Network) complete(q *QP) {
 		n.OnMessageDone(q, c.idx, c.post, n.now)
 	}
 	next := n.now + c.gap
+	if c.next >= 0 {
+		// a message ring: the process's next message goes to the next
+		// member; this queue pair waits for its turn
+		if n.QPs[c.next].started {
+			n.q.Push(next, evMsgPost, c.next, 0)
+		} else {
+			n.q.Push(next, evFlowStart, c.next, 1)
+		}
+		return
+	}
 	if c.left == 0 || c.until > 0 && next >= c.until {
 		n.finish(q)
 		return

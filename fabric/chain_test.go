@@ -220,3 +220,90 @@ func TestMessageChainMemory(t *testing.T) {
 		t.Errorf("%d packets live, pool of %d after 20,000 messages", live, len(n.pkts))
 	}
 }
+
+// TestMessageRingExact: a process on host 0 posts 2,500-B messages round
+// robin to hosts 1, 2 and 3 over three queue pairs (a message ring), each
+// message gap after the previous one completed. On the idle star every
+// message takes the lone-flow time, so message k (of the process) is
+// posted at start + k·(lone + gap) on queue pair k mod 3, which is its
+// (k div 3)-th message; members 1 and 2 start at their first turn; no
+// member completes; each queue pair's bytes are its messages'.
+func TestMessageRingExact(t *testing.T) {
+	const (
+		bps  = int64(100e9)
+		d    = sim.Microsecond
+		size = 2500
+		stop = 100 * sim.Microsecond
+	)
+	lone := analyticFCT(size, 1000, bps, d)
+	for _, gap := range []sim.Time{0, 3 * sim.Microsecond} {
+		start := 2 * sim.Microsecond
+		flows := []workload.Flow{
+			{Src: 0, Dst: 1, Prio: 3, SizeBytes: size, Start: start, HasNext: true, Next: 1, Gap: gap},
+			{Src: 0, Dst: 2, Prio: 3, SizeBytes: size, HasAfter: true, After: 0, Gap: gap, HasNext: true, Next: 2},
+			{Src: 0, Dst: 3, Prio: 3, SizeBytes: size, HasAfter: true, After: 1, Gap: gap, HasNext: true, Next: 0},
+		}
+		n := buildNet(t, topo.Star(4, bps, d), DefaultConfig(), flows, noCCCtor)
+		n.SetStop(stop)
+		type msg struct {
+			qp         int32
+			i          int64
+			post, done sim.Time
+		}
+		var got []msg
+		n.OnMessageDone = func(q *QP, i int64, post, done sim.Time) { got = append(got, msg{q.ID, i, post, done}) }
+		n.Run()
+		want := int((stop-start-lone)/(lone+gap)) + 1 // messages completed by the stop
+		if len(got) != want {
+			t.Fatalf("gap %v: %d messages completed, want %d", gap, len(got), want)
+		}
+		per := [3]int64{}
+		for k, m := range got {
+			wantPost := start + sim.Time(k)*(lone+gap)
+			if m.qp != int32(k%3) || m.i != int64(k/3) || m.post != wantPost || m.done-m.post != lone {
+				t.Errorf("gap %v: message %d on QP %d (index %d) posted %v latency %v; want QP %d index %d posted %v latency %v",
+					gap, k, m.qp, m.i, m.post, m.done-m.post, k%3, k/3, wantPost, lone)
+			}
+			per[m.qp]++
+		}
+		for i := range n.QPs {
+			q := &n.QPs[i]
+			wantStart := start + sim.Time(i)*(lone+gap)
+			if q.Done || q.Start != wantStart || q.SizeBytes < per[i]*size || q.SizeBytes > (per[i]+1)*size {
+				t.Errorf("gap %v: QP %d done %v start %v (want %v) size %d for %d messages completed", gap, i, q.Done, q.Start, wantStart, q.SizeBytes, per[i])
+			}
+		}
+	}
+}
+
+// TestMessageRingErrors: the ring rules of workload.CheckRings.
+func TestMessageRingErrors(t *testing.T) {
+	m := func(next int, after int, hasAfter bool) workload.Flow {
+		return workload.Flow{Src: 0, Dst: 1, Prio: 3, SizeBytes: 1000, HasNext: true, Next: next, After: after, HasAfter: hasAfter}
+	}
+	plain := workload.Flow{Src: 0, Dst: 1, Prio: 3, SizeBytes: 1000}
+	withMsgs := m(0, 0, true)
+	withMsgs.Messages = 3
+	cases := []struct {
+		flows []workload.Flow
+		want  string
+	}{
+		{[]workload.Flow{m(1, 0, false), plain}, "flow 0: ring successor 1 is not a ring member"},
+		{[]workload.Flow{m(0, 0, false)}, "flow 0: ring successor 0 is not another flow"},
+		{[]workload.Flow{m(7, 0, false)}, "flow 0: ring successor 7 is not another flow (flows 0..0)"},
+		{[]workload.Flow{m(1, 0, false), withMsgs}, "flow 1: a ring member carries one message at a time"},
+		{[]workload.Flow{m(2, 0, false), m(2, 0, true), m(0, 1, true)}, "flow 1: ring successor 2 is already the successor of flow 0"},
+		{[]workload.Flow{m(1, 0, false), m(2, 0, true), m(0, 0, true)}, "flow 2: a ring member must be chained to its ring predecessor 1 (after = 0)"},
+		{[]workload.Flow{m(1, 0, false), m(0, 0, false)}, "its ring has 2 members with a start time of their own, want exactly 1"},
+	}
+	for _, c := range cases {
+		n, err := New(topo.Star(2, 100e9, sim.Microsecond), DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = n.AddFlows(c.flows, nil)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want %q", c.flows, err, c.want)
+		}
+	}
+}

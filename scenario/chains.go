@@ -12,11 +12,21 @@ import (
 func (s *Scenario) validateChainsAndTests(errs *Errors) {
 	w := &s.Workload
 	chained := false
+	ring := false
 	for i, f := range w.Flows {
 		p := fmt.Sprintf("workload.flows[%d]", i)
+		if f.Next != nil {
+			ring = true
+			if *f.Next < 0 || *f.Next >= len(w.Flows) || *f.Next == i {
+				*errs = append(*errs, fmt.Errorf("%s.next = %d: want the index of another flow of workload.flows, in [0, %d]", p, *f.Next, len(w.Flows)-1))
+			}
+		}
 		if f.After == nil {
-			if f.GapNs != 0 {
-				*errs = append(*errs, fmt.Errorf("%s.gap_ns needs %s.after (the flow it follows)", p, p))
+			if f.GapNs != 0 && f.Next == nil {
+				*errs = append(*errs, fmt.Errorf("%s.gap_ns needs %s.after (the flow it follows) or %s.next (a message ring)", p, p, p))
+			}
+			if f.Next != nil {
+				rangef(errs, p+".gap_ns", f.GapNs, 0, 1e12)
 			}
 			continue
 		}
@@ -29,15 +39,20 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 		}
 		rangef(errs, p+".gap_ns", f.GapNs, 0, 1e12)
 	}
-	if chained {
+	if chained || ring {
 		fl := make([]workload.Flow, len(w.Flows))
 		for i, f := range w.Flows {
 			if f.After != nil {
 				fl[i].After, fl[i].HasAfter = *f.After, true
 			}
+			if f.Next != nil {
+				fl[i].Next, fl[i].HasNext = *f.Next, true
+			}
 		}
 		if err := workload.CheckChains(fl); err != nil {
 			*errs = append(*errs, fmt.Errorf("workload.flows: %v", err))
+		} else if err := workload.CheckRings(fl); err != nil {
+			*errs = append(*errs, fmt.Errorf("workload.flows (next): %v", err))
 		}
 	}
 	if c := w.CrossDC; c != nil {
@@ -46,7 +61,7 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 	if p := w.Perftest; p != nil {
 		p.validate(errs)
 	}
-	if s.Outputs.FlowFile && (chained || w.Perftest != nil) {
+	if s.Outputs.FlowFile && (chained || ring || w.Perftest != nil) {
 		*errs = append(*errs, fmt.Errorf("outputs.flow_file: the reference flow file cannot hold chained flows (workload.flows[].after) or perftest's probe chain; remove one of them"))
 	}
 }

@@ -134,6 +134,12 @@ type FlowSpec struct {
 	// start_ns must then be absent.
 	After *int    `yaml:"after,omitempty"`
 	GapNs float64 `yaml:"gap_ns,omitempty"`
+	// Next makes the flow a member of a message ring (workload.Flow.Next,
+	// docs/workloads.md §4.4): each completed message (size_bytes) posts
+	// the next message on flow Next, gap_ns later; the flow waits for its
+	// next turn and never completes. One member of a ring has start_ns,
+	// every other is chained (after) to its ring predecessor.
+	Next *int `yaml:"next,omitempty"`
 }
 
 // Incast is N senders to one receiver, all starting at once.

@@ -33,8 +33,10 @@ type Flow struct {
 	Group Group
 
 	// HasAfter marks a chained flow (After); declared here to share the
-	// padding of the small fields.
+	// padding of the small fields. HasNext marks a member of a message
+	// ring (Next).
 	HasAfter bool
+	HasNext  bool
 
 	// After, when HasAfter is set, chains the flow to flow After (an index
 	// into the same flow list): it starts Gap after that flow completes
@@ -63,6 +65,17 @@ type Flow struct {
 	// Until. MessagesUnlimited posts messages until Until.
 	Messages int64
 	Until    sim.Time
+
+	// Next, when HasNext is set, makes the flow a member of a message ring
+	// (docs/workloads.md §4.4): one process posting successive messages of
+	// SizeBytes round robin over its queue pairs, one per destination,
+	// each message posted Gap after the previous one completed. A completed
+	// message of this flow posts the next message on flow Next (starting
+	// it if it has not started: Next is then chained to this flow with
+	// HasAfter); this flow waits for its own next turn, keeping its queue
+	// pair and its algorithm's state. A ring runs until the run ends: its
+	// flows never complete. CheckRings states the rules.
+	Next int
 }
 
 // MessagesUnlimited as Flow.Messages posts messages until Flow.Until.

@@ -336,3 +336,47 @@ workload:
 		}
 	}
 }
+
+// TestMessageRingScenario: workload.flows[].next builds a message ring (a
+// process on host 0 posting 4-KB messages round robin to hosts 1 and 2):
+// both queue pairs run for the whole run, none completes, flow 1 starts
+// at flow 0's first completion plus the gap, the delivered bytes are
+// whole messages but for the one in flight, and the bytes balance; bad
+// rings are refused naming the field.
+func TestMessageRingScenario(t *testing.T) {
+	s := mustParse(t, `cc: [dcqcn]
+stop_ms: 0.2
+topology: {kind: star, hosts: 3, link_gbps: 100, link_delay_ns: 1000}
+workload:
+  flows:
+    - {src: 0, dst: 1, size_bytes: 4096, start_ns: 1000, next: 1, gap_ns: 500}
+    - {src: 0, dst: 2, size_bytes: 4096, after: 0, next: 0, gap_ns: 500}
+`)
+	b, err := assemble.Build(s, "dcqcn", assemble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := b.Run()
+	q := b.Net.QPs
+	if q[0].Done || q[1].Done || !q[1].Started() || r.Summary.Unfinished != 2 {
+		t.Fatalf("done %v %v, flow 1 started %v, unfinished %d: want two unfinished flows", q[0].Done, q[1].Done, q[1].Started(), r.Summary.Unfinished)
+	}
+	sent, msgs := r.Bytes.Delivered, r.Bytes.Delivered/4096
+	if msgs < 20 || r.Bytes.Sent != r.Bytes.Delivered+r.Bytes.InFlight+r.Bytes.Dropped || sent-msgs*4096 > 4096 {
+		t.Errorf("delivered %d B (%d messages), bytes %+v", sent, msgs, r.Bytes)
+	}
+	if q[1].Start <= q[0].Start || q[1].SizeBytes > q[0].SizeBytes || q[0].SizeBytes-q[1].SizeBytes > 4096 {
+		t.Errorf("flow 1 start %v (flow 0 %v); posted %d and %d B: the ring alternates", q[1].Start, q[0].Start, q[0].SizeBytes, q[1].SizeBytes)
+	}
+	for _, c := range []struct{ flows, want string }{
+		{"[{src: 0, dst: 1, size_bytes: 1, next: 3}]", "workload.flows[0].next = 3: want the index of another flow"},
+		{"[{src: 0, dst: 1, size_bytes: 1, next: 1}, {src: 0, dst: 2, size_bytes: 1, after: 0}]", "workload.flows (next): flow 0: ring successor 1 is not a ring member"},
+		{"[{src: 0, dst: 1, size_bytes: 1, next: 1}, {src: 0, dst: 2, size_bytes: 1, next: 0, start_ns: 5}]", "its ring has 2 members with a start time of their own"},
+		{"[{src: 0, dst: 1, size_bytes: 1, next: 1, gap_ns: -2}, {src: 0, dst: 2, size_bytes: 1, after: 0, next: 0}]", "workload.flows[0].gap_ns = -2 out of range"},
+	} {
+		_, err := scenario.Parse([]byte("topology: {kind: star, hosts: 3}\nworkload:\n  flows: " + c.flows + "\n"))
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want %q", c.flows, err, c.want)
+		}
+	}
+}

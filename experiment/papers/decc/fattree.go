@@ -102,6 +102,35 @@ func broadcast(n, k, msgs int) []any {
 	return out
 }
 
+// ringBroadcast is E5's workload under the primary reading: k processes
+// on each of the n hosts, each a message ring (docs/workloads.md §4.4) of
+// n − 1 queue pairs, one per destination in the process's round-robin
+// order: the process posts its next 64-KB message to the next node when
+// the previous one completes (one WRITE outstanding per process), on the
+// queue pair it keeps for that node, whose algorithm keeps its state
+// between the process's visits. The first queue pair of every ring starts
+// at 0; each other starts at its first turn. Flows are listed ring by
+// ring: node i's process p is ring i·k + p, its queue pair m at
+// (i·k + p)·(n − 1) + m.
+func ringBroadcast(n, k int) []any {
+	out := make([]any, 0, n*k*(n-1))
+	for i := 0; i < n; i++ {
+		for p := 0; p < k; p++ {
+			first := len(out)
+			for m := 0; m < n-1; m++ {
+				f := map[string]any{"src": i, "dst": broadcastDst(i, p, m, n), "size_bytes": msgBytes, "next": first + (m+1)%(n-1)}
+				if m == 0 {
+					f["start_ns"] = 0
+				} else {
+					f["after"] = first + m - 1
+				}
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // chainMsgs is how many messages a broadcast process needs so that its
 // chain cannot run out before the run ends: a message completes when the
 // ACK of its last byte returns, so it takes at least its serialisation at
