@@ -36,3 +36,28 @@ func TestMergeKeepsChains(t *testing.T) {
 		t.Error("Merge modified its inputs")
 	}
 }
+
+// TestMergeKeepsRings: Merge renumbers a ring member's successor as it
+// renumbers predecessors.
+func TestMergeKeepsRings(t *testing.T) {
+	us := sim.Microsecond
+	l1 := []Flow{{Src: 1, Dst: 0, SizeBytes: 9, Start: 2 * us}}
+	ring := []Flow{
+		{Src: 0, Dst: 1, SizeBytes: 1, Start: 5 * us, HasNext: true, Next: 1},
+		{Src: 0, Dst: 2, SizeBytes: 2, HasAfter: true, After: 0, HasNext: true, Next: 2},
+		{Src: 0, Dst: 3, SizeBytes: 3, HasAfter: true, After: 1, HasNext: true, Next: 0},
+	}
+	m := Merge(l1, ring)
+	next := map[int64]int64{1: 2, 2: 3, 3: 1} // size → successor's size
+	for _, f := range m {
+		if want, ok := next[f.SizeBytes]; ok != f.HasNext || ok && m[f.Next].SizeBytes != want {
+			t.Errorf("flow of size %d: next %d (has %v), want the flow of size %d", f.SizeBytes, f.Next, f.HasNext, want)
+		}
+	}
+	if err := CheckRings(m); err != nil {
+		t.Error(err)
+	}
+	if m[0].SizeBytes == 9 {
+		t.Fatal("no reordering: the test needs the ring's chained members (start 0) sorted first")
+	}
+}
