@@ -66,7 +66,7 @@ func (n *Network) setChains(flows []workload.Flow) error {
 	chained := false
 	for i := range flows {
 		f := &flows[i]
-		if f.HasAfter {
+		if f.HasAfter || f.HasAlsoAfter {
 			chained = true
 		}
 		switch {
@@ -87,26 +87,29 @@ func (n *Network) setChains(flows []workload.Flow) error {
 	if err := workload.CheckChains(flows); err != nil {
 		return err
 	}
-	n.succFirst = make([]int32, len(flows))
-	n.succNext = make([]int32, len(flows))
-	for i := range n.succFirst {
-		n.succFirst[i], n.succNext[i] = -1, -1
-	}
-	// successors in ascending index order: start events of equal time run
-	// in that order
-	for i := len(flows) - 1; i >= 0; i-- {
-		if f := &flows[i]; f.HasAfter {
-			n.succNext[i] = n.succFirst[f.After]
-			n.succFirst[f.After] = int32(i)
+	n.succ, n.succOff = workload.Successors(flows)
+	for i := range flows {
+		if flows[i].HasAlsoAfter {
+			if n.predLeft == nil {
+				n.predLeft = make([]int8, len(flows))
+			}
+			n.predLeft[i] = 2
 		}
 	}
 	return nil
 }
 
 // startSuccessors schedules the starts of the flows chained to flow i,
-// which has just completed.
+// which has just completed, in ascending index order (start events of equal
+// time run in that order); a flow with two predecessors starts when the
+// second completes.
 func (n *Network) startSuccessors(i int32) {
-	for s := n.succFirst[i]; s >= 0; s = n.succNext[s] {
+	for _, s := range n.succ[n.succOff[i]:n.succOff[i+1]] {
+		if n.predLeft != nil && n.predLeft[s] > 0 {
+			if n.predLeft[s]--; n.predLeft[s] > 0 {
+				continue
+			}
+		}
 		n.q.Push(n.now+n.Flows[s].Gap, evFlowStart, s, 1)
 	}
 }

@@ -307,3 +307,57 @@ func TestMessageRingErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoPredecessors: a flow with a second predecessor starts its gap
+// after the later of the two completes (an MPI round waiting for its send
+// and its receive), whichever of the two is named first; a flow one of
+// whose predecessors never completes never starts; bad second
+// predecessors and cycles through them are refused.
+func TestTwoPredecessors(t *testing.T) {
+	const gap = 2 * sim.Microsecond
+	flows := []workload.Flow{
+		{Src: 0, Dst: 2, Prio: 3, SizeBytes: 50_000, Start: 0},
+		{Src: 1, Dst: 2, Prio: 3, SizeBytes: 20_000, Start: 4 * sim.Microsecond},
+		{Src: 2, Dst: 0, Prio: 3, SizeBytes: 1_000, HasAfter: true, After: 0, HasAlsoAfter: true, AlsoAfter: 1, Gap: gap},
+		{Src: 2, Dst: 1, Prio: 3, SizeBytes: 1_000, HasAfter: true, After: 1, HasAlsoAfter: true, AlsoAfter: 0, Gap: gap},
+		{Src: 1, Dst: 0, Prio: 3, SizeBytes: 30_000_000, Start: 0}, // still running at the stop
+		{Src: 0, Dst: 1, Prio: 3, SizeBytes: 1_000, HasAfter: true, After: 2, HasAlsoAfter: true, AlsoAfter: 4},
+	}
+	n := buildNet(t, topo.Star(3, 100e9, sim.Microsecond), DefaultConfig(), flows, noCCCtor)
+	n.SetStop(200 * sim.Microsecond)
+	n.Run()
+	q := n.QPs
+	later := max(q[0].Finish, q[1].Finish)
+	if !q[0].Done || !q[1].Done || q[0].Finish == q[1].Finish {
+		t.Fatalf("flows 0 and 1: done %v %v, finish %v %v", q[0].Done, q[1].Done, q[0].Finish, q[1].Finish)
+	}
+	for _, i := range []int{2, 3} {
+		if !q[i].Started() || q[i].Start != later+gap {
+			t.Errorf("flow %d started %v at %v, want %v (the later predecessor %v + gap)", i, q[i].Started(), q[i].Start, later+gap, later)
+		}
+	}
+	if q[5].Started() {
+		t.Errorf("flow 5 started at %v although flow 4 never completed", q[5].Start)
+	}
+	f := func(after int, hasAlso bool, also int) workload.Flow {
+		return workload.Flow{Src: 0, Dst: 1, Prio: 3, SizeBytes: 1000, After: after, HasAfter: after >= 0, AlsoAfter: also, HasAlsoAfter: hasAlso}
+	}
+	for _, c := range []struct {
+		flows []workload.Flow
+		want  string
+	}{
+		{[]workload.Flow{f(-1, false, 0), f(-1, true, 0)}, "flow 1: a second predecessor (0) needs a first"},
+		{[]workload.Flow{f(-1, false, 0), f(0, true, 0)}, "flow 1: second predecessor 0 is also its first"},
+		{[]workload.Flow{f(-1, false, 0), f(0, true, 9)}, "flow 1: second predecessor 9 is not a flow (flows 0..1)"},
+		{[]workload.Flow{f(-1, false, 0), f(0, true, 1)}, "flow 1: chained to itself"},
+		{[]workload.Flow{f(-1, false, 0), f(0, true, 2), f(1, false, 0)}, "flows chained in a cycle"},
+	} {
+		n, err := New(topo.Star(2, 100e9, sim.Microsecond), DefaultConfig())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := n.AddFlows(c.flows, nil); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: error %v, want %q", c.flows, err, c.want)
+		}
+	}
+}

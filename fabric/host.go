@@ -460,7 +460,7 @@ func (n *Network) finish(q *QP) {
 	if n.OnFlowDone != nil {
 		n.OnFlowDone(q)
 	}
-	if n.succFirst != nil {
+	if n.succOff != nil {
 		n.startSuccessors(q.ID)
 	}
 }

@@ -182,12 +182,14 @@ type Network struct {
 	perRTTSamples []PerRTTSample
 	rateTrace     []RateChange // ratetrace.go
 
-	// chained flows and message chains (chain.go): succFirst[i] is the
-	// first flow that flow i's completion starts (-1 none) and succNext
-	// links the others (nil when no flow is chained); chains holds the
-	// state of the message chains (QP.chain − 1 indexes it).
-	succFirst, succNext []int32
-	chains              []msgChain
+	// chained flows and message chains (chain.go): the flows flow i's
+	// completion starts are succ[succOff[i]:succOff[i+1]]
+	// (workload.Successors); predLeft counts the predecessors still to
+	// complete of the flows that have two (nil when none has); chains
+	// holds the state of the message chains (QP.chain − 1 indexes it)
+	succ, succOff []int32
+	predLeft      []int8
+	chains        []msgChain
 
 	// pin[qp] indexes viaDist for a QP whose data path is pinned through a
 	// switch (workload.Flow.Via), -1 otherwise; nil when no flow is pinned

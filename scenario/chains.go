@@ -21,6 +21,14 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 				*errs = append(*errs, fmt.Errorf("%s.next = %d: want the index of another flow of workload.flows, in [0, %d]", p, *f.Next, len(w.Flows)-1))
 			}
 		}
+		if f.AlsoAfter != nil {
+			switch {
+			case f.After == nil:
+				*errs = append(*errs, fmt.Errorf("%s.also_after needs %s.after (a second predecessor needs a first)", p, p))
+			case *f.AlsoAfter < 0 || *f.AlsoAfter >= len(w.Flows) || *f.AlsoAfter == i || *f.AlsoAfter == *f.After:
+				*errs = append(*errs, fmt.Errorf("%s.also_after = %d: want the index of a flow of workload.flows other than this one and its after, in [0, %d]", p, *f.AlsoAfter, len(w.Flows)-1))
+			}
+		}
 		if f.After == nil {
 			if f.GapNs != 0 && f.Next == nil {
 				*errs = append(*errs, fmt.Errorf("%s.gap_ns needs %s.after (the flow it follows) or %s.next (a message ring)", p, p, p))
@@ -44,6 +52,9 @@ func (s *Scenario) validateChainsAndTests(errs *Errors) {
 		for i, f := range w.Flows {
 			if f.After != nil {
 				fl[i].After, fl[i].HasAfter = *f.After, true
+			}
+			if f.AlsoAfter != nil && f.After != nil {
+				fl[i].AlsoAfter, fl[i].HasAlsoAfter = *f.AlsoAfter, true
 			}
 			if f.Next != nil {
 				fl[i].Next, fl[i].HasNext = *f.Next, true

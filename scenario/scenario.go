@@ -132,8 +132,11 @@ type FlowSpec struct {
 	// After chains the flow to flow After (0-based index in this list): it
 	// starts gap_ns after that flow completes (workload.Flow.HasAfter);
 	// start_ns must then be absent.
-	After *int    `yaml:"after,omitempty"`
-	GapNs float64 `yaml:"gap_ns,omitempty"`
+	After *int `yaml:"after,omitempty"`
+	// AlsoAfter is a second predecessor (with after): the flow starts
+	// gap_ns after the later of the two completes (workload.Flow.AlsoAfter).
+	AlsoAfter *int    `yaml:"also_after,omitempty"`
+	GapNs     float64 `yaml:"gap_ns,omitempty"`
 	// Next makes the flow a member of a message ring (workload.Flow.Next,
 	// docs/workloads.md §4.4): each completed message (size_bytes) posts
 	// the next message on flow Next, gap_ns later; the flow waits for its

@@ -3,13 +3,17 @@ package workload
 import "fmt"
 
 // CheckChains checks the predecessors of the chained flows of a list
-// (Flow.HasAfter): each names another flow of the list, and following the
-// predecessors never comes back to a flow (a cycle, whose flows could
-// never start). Errors name flows by their index in the list.
+// (Flow.HasAfter, Flow.HasAlsoAfter): each names another flow of the list
+// (the second not the first), and following the predecessors never comes
+// back to a flow (a cycle, whose flows could never start). Errors name
+// flows by their index in the list.
 func CheckChains(flows []Flow) error {
 	chained := false
 	for i := range flows {
 		f := &flows[i]
+		if f.HasAlsoAfter && !f.HasAfter {
+			return fmt.Errorf("flow %d: a second predecessor (%d) needs a first", i, f.AlsoAfter)
+		}
 		if !f.HasAfter {
 			continue
 		}
@@ -19,35 +23,89 @@ func CheckChains(flows []Flow) error {
 			return fmt.Errorf("flow %d: predecessor %d is not a flow (flows 0..%d)", i, f.After, len(flows)-1)
 		case f.After == i:
 			return fmt.Errorf("flow %d: chained to itself", i)
+		case f.HasAlsoAfter && (f.AlsoAfter < 0 || f.AlsoAfter >= len(flows)):
+			return fmt.Errorf("flow %d: second predecessor %d is not a flow (flows 0..%d)", i, f.AlsoAfter, len(flows)-1)
+		case f.HasAlsoAfter && f.AlsoAfter == i:
+			return fmt.Errorf("flow %d: chained to itself", i)
+		case f.HasAlsoAfter && f.AlsoAfter == f.After:
+			return fmt.Errorf("flow %d: second predecessor %d is also its first", i, f.AlsoAfter)
 		}
 	}
 	if !chained {
 		return nil
 	}
-	// every flow has at most one predecessor: a cycle is a walk along the
-	// predecessors that comes back to a flow of the same walk
-	state := make([]uint8, len(flows)) // 0 unseen, 1 on the current walk, 2 done
+	// Kahn's algorithm over the predecessor edges: the flows left with an
+	// unstarted predecessor when nothing more can start lie on a cycle or
+	// after one
+	succ, off := Successors(flows)
+	left := make([]int8, len(flows))
+	queue := make([]int32, 0, len(flows))
 	for i := range flows {
-		j := i
-		for state[j] == 0 {
-			state[j] = 1
-			if !flows[j].HasAfter {
-				break
-			}
-			j = flows[j].After
+		left[i] = predCount(&flows[i])
+		if left[i] == 0 {
+			queue = append(queue, int32(i))
 		}
-		if state[j] == 1 && flows[j].HasAfter {
-			return fmt.Errorf("flows chained in a cycle (the predecessors of flow %d lead back to flow %d): none of them could start", i, j)
-		}
-		for k := i; state[k] == 1; {
-			state[k] = 2
-			if !flows[k].HasAfter {
-				break
+	}
+	for k := 0; k < len(queue); k++ {
+		i := queue[k]
+		for _, s := range succ[off[i]:off[i+1]] {
+			if left[s]--; left[s] == 0 {
+				queue = append(queue, s)
 			}
-			k = flows[k].After
+		}
+	}
+	if len(queue) < len(flows) {
+		for i := range flows {
+			if left[i] > 0 {
+				return fmt.Errorf("flows chained in a cycle (flow %d waits for itself through its predecessors, or for a flow that does): none of them could start", i)
+			}
 		}
 	}
 	return nil
+}
+
+// predCount is the number of predecessors of a flow.
+func predCount(f *Flow) int8 {
+	switch {
+	case f.HasAlsoAfter:
+		return 2
+	case f.HasAfter:
+		return 1
+	}
+	return 0
+}
+
+// Successors lists, for each flow, the flows chained to it (as first or
+// second predecessor) in ascending index order: the successors of flow i
+// are succ[off[i]:off[i+1]].
+func Successors(flows []Flow) (succ, off []int32) {
+	off = make([]int32, len(flows)+1)
+	for i := range flows {
+		f := &flows[i]
+		if f.HasAfter && f.After >= 0 && f.After < len(flows) {
+			off[f.After+1]++
+		}
+		if f.HasAlsoAfter && f.AlsoAfter >= 0 && f.AlsoAfter < len(flows) {
+			off[f.AlsoAfter+1]++
+		}
+	}
+	for i := range flows {
+		off[i+1] += off[i]
+	}
+	succ = make([]int32, off[len(flows)])
+	fill := append([]int32(nil), off[:len(flows)]...)
+	for i := range flows {
+		f := &flows[i]
+		if f.HasAfter && f.After >= 0 && f.After < len(flows) {
+			succ[fill[f.After]] = int32(i)
+			fill[f.After]++
+		}
+		if f.HasAlsoAfter && f.AlsoAfter >= 0 && f.AlsoAfter < len(flows) {
+			succ[fill[f.AlsoAfter]] = int32(i)
+			fill[f.AlsoAfter]++
+		}
+	}
+	return succ, off
 }
 
 // CheckRings validates the message rings (Flow.HasNext): every member's

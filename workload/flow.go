@@ -35,8 +35,9 @@ type Flow struct {
 	// HasAfter marks a chained flow (After); declared here to share the
 	// padding of the small fields. HasNext marks a member of a message
 	// ring (Next).
-	HasAfter bool
-	HasNext  bool
+	HasAfter     bool
+	HasAlsoAfter bool
+	HasNext      bool
 
 	// After, when HasAfter is set, chains the flow to flow After (an index
 	// into the same flow list): it starts Gap after that flow completes
@@ -45,6 +46,11 @@ type Flow struct {
 	// which sorts by Start, renumbers After so that it keeps pointing at
 	// the same flow. Chains must not form a cycle (CheckChains).
 	After int
+	// AlsoAfter, when HasAlsoAfter is set (with HasAfter), is a second
+	// predecessor: the flow starts Gap after the later of After and
+	// AlsoAfter completes (an MPI round that waits for its send and its
+	// receive).
+	AlsoAfter int
 	// Gap is the delay from the completion of the predecessor (HasAfter)
 	// or of the previous message (Messages > 1) to the next start; >= 0.
 	Gap sim.Time

@@ -541,8 +541,8 @@ func LongShort(p LongShortParams) ([]Flow, error) {
 // Merge returns the flows of all lists in one new slice, stably sorted by
 // start time (ties keep list order, then order within a list), with SPort
 // reassigned by AssignRefSPorts over the merged order, as the reference
-// assigns ports over its whole flow file. A chained flow's After and a ring
-// member's Next (indices into their own list) are renumbered to the same
+// assigns ports over its whole flow file. A chained flow's After and
+// AlsoAfter and a ring member's Next (indices into their own list) are renumbered to the same
 // flows' positions in the result. The inputs are not modified.
 func Merge(lists ...[]Flow) []Flow {
 	n := 0
@@ -560,6 +560,9 @@ func Merge(lists ...[]Flow) []Flow {
 		for i := base; i < len(out); i++ {
 			if out[i].HasAfter {
 				out[i].After += base
+			}
+			if out[i].HasAlsoAfter {
+				out[i].AlsoAfter += base
 			}
 			if out[i].HasNext {
 				out[i].Next += base
@@ -586,6 +589,9 @@ func Merge(lists ...[]Flow) []Flow {
 		sorted[k] = out[i]
 		if f := &sorted[k]; f.HasAfter && f.After >= 0 && f.After < n {
 			f.After = int(pos[f.After])
+		}
+		if f := &sorted[k]; f.HasAlsoAfter && f.AlsoAfter >= 0 && f.AlsoAfter < n {
+			f.AlsoAfter = int(pos[f.AlsoAfter])
 		}
 		if f := &sorted[k]; f.HasNext && f.Next >= 0 && f.Next < n {
 			f.Next = int(pos[f.Next])

@@ -18,7 +18,7 @@ func TestMergeKeepsChains(t *testing.T) {
 	l2 := []Flow{
 		{Src: 1, Dst: 0, SizeBytes: 4, Start: 1 * us},
 		{Src: 1, Dst: 0, SizeBytes: 5, Start: 9 * us},
-		{Src: 1, Dst: 0, SizeBytes: 6, Start: 1 * us, HasAfter: true, After: 1},
+		{Src: 1, Dst: 0, SizeBytes: 6, Start: 1 * us, HasAfter: true, After: 1, HasAlsoAfter: true, AlsoAfter: 0},
 	}
 	m := Merge(l1, l2)
 	// sorted by start: 4 (1 µs), 6 (1 µs), 1, 2, 3 (5 µs), 5 (9 µs)
@@ -31,6 +31,9 @@ func TestMergeKeepsChains(t *testing.T) {
 		if want, ok := after[f.SizeBytes]; ok != f.HasAfter || ok && m[f.After].SizeBytes != want {
 			t.Errorf("flow of size %d: after %d (has %v), want the flow of size %d", f.SizeBytes, f.After, f.HasAfter, want)
 		}
+	}
+	if f := m[1]; !f.HasAlsoAfter || m[f.AlsoAfter].SizeBytes != 4 {
+		t.Errorf("flow of size 6: second predecessor %d, want the flow of size 4", f.AlsoAfter)
 	}
 	if l1[2].After != 1 || l2[2].After != 1 {
 		t.Error("Merge modified its inputs")

@@ -74,6 +74,9 @@ func explicitFlows(specs []scenario.FlowSpec, g *topo.Graph) ([]workload.Flow, s
 		if f.After != nil {
 			wf.After, wf.HasAfter, wf.Gap = *f.After, true, scenario.NsTime(f.GapNs)
 		}
+		if f.AlsoAfter != nil {
+			wf.AlsoAfter, wf.HasAlsoAfter = *f.AlsoAfter, true
+		}
 		if f.Next != nil {
 			wf.Next, wf.HasNext, wf.Gap = *f.Next, true, scenario.NsTime(f.GapNs)
 		}

@@ -287,6 +287,9 @@ workload:
 		{"[{src: 0, dst: 1, size_bytes: 1, gap_ns: 5}]", "workload.flows[0].gap_ns needs workload.flows[0].after"},
 		{"[{src: 0, dst: 1, size_bytes: 1}, {src: 0, dst: 1, size_bytes: 1, after: 0, gap_ns: -1}]", "workload.flows[1].gap_ns = -1 out of range"},
 		{"[{src: 0, dst: 1, size_bytes: 1, after: 1}, {src: 0, dst: 1, size_bytes: 1, after: 0}]", "workload.flows: flows chained in a cycle"},
+		{"[{src: 0, dst: 1, size_bytes: 1}, {src: 0, dst: 1, size_bytes: 1, also_after: 0}]", "workload.flows[1].also_after needs workload.flows[1].after"},
+		{"[{src: 0, dst: 1, size_bytes: 1}, {src: 0, dst: 1, size_bytes: 1, after: 0, also_after: 0}]", "workload.flows[1].also_after = 0: want the index of a flow of workload.flows other than this one and its after"},
+		{"[{src: 0, dst: 1, size_bytes: 1}, {src: 0, dst: 1, size_bytes: 1, after: 0, also_after: 2}, {src: 0, dst: 1, size_bytes: 1, after: 1}]", "workload.flows: flows chained in a cycle"},
 	} {
 		_, err := scenario.Parse([]byte("topology: {kind: star, hosts: 3}\nworkload:\n  flows: " + c.flows + "\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
