@@ -96,25 +96,40 @@ func TestChainMsgs(t *testing.T) {
 }
 
 // E6's pairwise exchange: every ordered pair once; node i's sends in
-// rounds 1 … n−1 go to i+1, i+2, … and form one chain.
+// rounds 1 … n−1 go to i+1, i+2, … and form one chain; with the receive
+// barrier, node i's round-r send also waits for the round-(r−1) send
+// addressed to node i.
 func TestPairwise(t *testing.T) {
 	const n = 4
-	fs := pairwise(n, 1000)
-	pairs := map[[2]int]bool{}
-	for idx, f := range fs {
-		m := f.(map[string]any)
-		i, d := m["src"].(int), m["dst"].(int)
-		r := idx%(n-1) + 1
-		if d != (i+r)%n || pairs[[2]int{i, d}] {
-			t.Fatalf("flow %d: %v", idx, m)
+	for _, recv := range []bool{false, true} {
+		fs := pairwise(n, 1000, recv)
+		pairs := map[[2]int]bool{}
+		for idx, f := range fs {
+			m := f.(map[string]any)
+			i, d := m["src"].(int), m["dst"].(int)
+			r := idx%(n-1) + 1
+			if d != (i+r)%n || pairs[[2]int{i, d}] {
+				t.Fatalf("flow %d: %v", idx, m)
+			}
+			pairs[[2]int{i, d}] = true
+			if r == 1 && m["start_ns"] != 0 || r > 1 && m["after"] != idx-1 {
+				t.Fatalf("chain link of flow %d: %v", idx, m)
+			}
+			also, has := m["also_after"]
+			if r == 1 || !recv {
+				if has {
+					t.Fatalf("recv %v: flow %d waits for %v", recv, idx, also)
+				}
+				continue
+			}
+			prev := fs[also.(int)].(map[string]any) // the previous round's message to node i
+			if prev["dst"] != i || also.(int)%(n-1)+1 != r-1 {
+				t.Fatalf("flow %d (node %d, round %d) also waits for flow %d %v", idx, i, r, also, prev)
+			}
 		}
-		pairs[[2]int{i, d}] = true
-		if r == 1 && m["start_ns"] != 0 || r > 1 && m["after"] != idx-1 {
-			t.Fatalf("chain link of flow %d: %v", idx, m)
+		if len(pairs) != n*(n-1) {
+			t.Errorf("%d pairs, want %d", len(pairs), n*(n-1))
 		}
-	}
-	if len(pairs) != n*(n-1) {
-		t.Errorf("%d pairs, want %d", len(pairs), n*(n-1))
 	}
 }
 

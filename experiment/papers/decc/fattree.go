@@ -143,20 +143,25 @@ func chainMsgs(stopMs float64) int {
 
 // pairwise is E6's workload: MPI_Alltoall as the pairwise exchange, n − 1
 // rounds; in round r (1 … n−1) node i sends one message of size bytes to
-// node (i + r) mod n, posted when its own send of round r − 1 completes.
-// Flow (i, r) is entry i·(n−1) + r − 1. MPI waits for the round's receive
-// too (a barrier between the pair); ccsim's chains follow one flow only
-// (docs/workloads.md §4.1), so a node's next send waits for its own send
-// alone (interpretation E6-I1, docs/papers.md §2.6).
-func pairwise(n int, size int64) []any {
+// node (i + r) mod n. Flow (i, r) is entry i·(n−1) + r − 1. With recv,
+// node i's round r starts when both its own send of round r − 1 and its
+// receive of that round (the message of node (i − r + 1) mod n) have
+// completed — MPI_Sendrecv's barrier, the primary reading (docs/workloads.md
+// §4.1: two predecessors); without, when its own send has (reading
+// send-only).
+func pairwise(n int, size int64, recv bool) []any {
 	out := make([]any, 0, n*(n-1))
+	idx := func(i, r int) int { return i*(n-1) + r - 1 }
 	for i := 0; i < n; i++ {
 		for r := 1; r < n; r++ {
 			f := map[string]any{"src": i, "dst": (i + r) % n, "size_bytes": size}
 			if r == 1 {
 				f["start_ns"] = 0
 			} else {
-				f["after"] = len(out) - 1
+				f["after"] = idx(i, r-1)
+				if from := ((i-(r-1))%n + n) % n; recv {
+					f["also_after"] = idx(from, r-1)
+				}
 			}
 			out = append(out, f)
 		}
