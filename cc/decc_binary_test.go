@@ -6,6 +6,7 @@ import (
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/cc/deccmodel"
 	"github.com/ccsim/ccsim/ml/compress"
+	"github.com/ccsim/ccsim/sim"
 )
 
 // deccPackedPolicy runs the packed int4 inference of ml/compress (the
@@ -78,7 +79,7 @@ func TestDECCBinaryNoAlloc(t *testing.T) {
 	q := &net.QPs[0]
 	d.Start(q, 0)
 	if n := testing.AllocsPerRun(200, func() {
-		d.Apply(q, d.Decide(q, 20000000))
+		d.Apply(q, d.Decide(q, 20*sim.Microsecond))
 	}); n != 0 {
 		t.Errorf("%v allocations per decision, want 0", n)
 	}

@@ -257,7 +257,7 @@ func labels(m *nn.Sequential, xs [][]float64, label string) []float64 {
 		zmax := z[cc.DECCGreedy(z)]
 		den, num := 0.0, 0.0
 		for k, v := range z {
-			e := math.Exp(v - zmax)
+			e := nn.DetExp(v - zmax) // the same bits on every machine (docs/ml.md)
 			den += e
 			num += e * deccmodel.ActionValue(k)
 		}
