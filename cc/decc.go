@@ -27,7 +27,7 @@ type DECCParams struct {
 	CwndMax       float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
 	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
 	Model         string  `yaml:"model" doc:"model file: decc-nn the teacher actor (cc/deccmodel shape; docs/ml.md §5; required: no trained model is shipped yet), decc-binary the packed int4 network (docs/compress.md §5), decc the trees (CatBoost JSON, docs/gbdt.md); empty for decc-binary and decc: the embedded students"`
-	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; the paper's full network: 458000)"`
+	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; Table 3 readings: 458000 decc-nn, 17000 decc-binary, 1530 decc)"`
 	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
 	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
 

@@ -92,10 +92,9 @@ func TestDECCNearest(t *testing.T) {
 }
 
 // TestDECCTreesScenario: `decc` with the hand-made stump of
-// deccStumpTrees from a CatBoost JSON file: every decision of a 3-to-1
-// incast takes index 8 when the window's latest lat is below 1.25 and 2
-// otherwise, both occur, and the window is the flow's history (the latest
-// state equals the sender's State at that time is checked through lat).
+// deccStumpTrees loaded from a CatBoost JSON file: every decision of a
+// 3-to-1 incast takes index 8 when the window's latest lat (feature 21) is
+// below 1.25 and index 2 otherwise, and both occur.
 func TestDECCTreesScenario(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "trees.json")
 	if err := deccStumpTrees(t).SaveCatBoostJSON(path); err != nil {
