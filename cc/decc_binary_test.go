@@ -29,12 +29,19 @@ func (p *deccPackedPolicy) Act(w []float64, steps int) int {
 // network on a lossy 6-to-1 incast: every decision's action is the greedy
 // action of the packed int4 inference on the recorded window (so the
 // dequantised network the sender runs and the packed file agree in use),
-// the windows are the flows' histories (the latest 5 values of one
-// decision are the middle of the flow's next window), and a second run
+// each flow's window shifts by one MTP from one decision to the next, the
+// recorder saw each controller's decisions exactly once, and a second run
 // makes the same decisions.
 func TestDECCBinaryScenario(t *testing.T) {
 	y := deccStudentScenario("decc-binary", 4, 6, 400_000, 80, "")
-	ds, _, _ := deccStudentRun(t, "decc-binary", y)
+	ds, net, _ := deccStudentRun(t, "decc-binary", y)
+	var decided int64
+	for i := range net.QPs {
+		decided += net.QPs[i].CC.(*cc.DECC).Decisions
+	}
+	if decided != int64(len(ds)) {
+		t.Errorf("%d decisions recorded, the controllers made %d", len(ds), decided)
+	}
 	pm, _, err := deccmodel.ShippedBinary()
 	if err != nil {
 		t.Fatal(err)
