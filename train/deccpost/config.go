@@ -63,8 +63,8 @@ type Config struct {
 	Progress func(phase string, done, total int) `json:"-"`
 }
 
-// DefaultConfig is the shipped students' set-up (about 3 min on one core;
-// docs/algorithms/decc.md §11.1).
+// DefaultConfig is the shipped students' set-up (80–95 s on one core of the
+// shared machine; docs/algorithms/decc.md §11.1).
 func DefaultConfig() Config {
 	return Config{Seed: 1, Episodes: 64, EpisodeUs: 300, Hosts: 8, Gbps: 400, MaxFlows: 12,
 		BuffersMB: []float64{0.25, 0.5, 1, 4}, Windows: 24000, TestFrac: 0.1, ValidFrac: 0.1,

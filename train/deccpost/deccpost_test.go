@@ -19,7 +19,7 @@ import (
 )
 
 var (
-	rebuild = flag.Bool("rebuild", false, "rebuild the embedded students from the embedded teacher with DefaultConfig and compare (about 3 min)")
+	rebuild = flag.Bool("rebuild", false, "rebuild the embedded students from the embedded teacher with DefaultConfig and compare (about 1.5 min)")
 	write   = flag.Bool("write", false, "with -rebuild: write the rebuilt students into cc/deccmodel instead of comparing")
 )
 
