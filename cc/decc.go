@@ -6,14 +6,18 @@ import (
 
 	"github.com/ccsim/ccsim/cc/deccmodel"
 	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/ml/gbdt"
 	"github.com/ccsim/ccsim/ml/nn"
 	"github.com/ccsim/ccsim/sim"
 )
 
-// DECCParams are the parameters of `decc-nn`, DECC's sender running the
-// teacher actor (paper 000; decc.md §1.3–§1.7, Table 5;
-// docs/algorithms/decc.md). Windows are in bytes internally; the limits are
-// given in packets and path BDPs so that one set of defaults fits any link.
+// DECCParams are the parameters of DECC's three senders (paper 000;
+// decc.md §1.3–§1.9, Table 5; docs/algorithms/decc.md): `decc-nn` runs the
+// teacher actor, `decc-binary` the compressed network, `decc` the distilled
+// trees; they share every field and the per-MTP loop and differ only in the
+// policy that turns the history window into an action (DECCPolicy). Windows
+// are in bytes internally; the limits are given in packets and path BDPs so
+// that one set of defaults fits any link.
 type DECCParams struct {
 	AlphaAct      float64 `yaml:"alpha_act" doc:"action control coefficient α of eq. 2 (Table 5: 0.85): cwnd ×(1 + α·a) for a ≥ 0, ÷(1 − α·a) for a < 0"`
 	History       int     `yaml:"history" doc:"w: MTPs of local state the actor is stepped over (Table 5: 5)"`
@@ -22,15 +26,38 @@ type DECCParams struct {
 	CwndMin       float64 `yaml:"cwnd_min" doc:"smallest window in full packets (decc.md §1.3: 1 MTU)"`
 	CwndMax       float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
 	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
-	Model         string  `yaml:"model" doc:"teacher actor model file (cc/deccmodel shape; docs/ml.md §5); required: no trained model is shipped yet"`
-	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; the paper's full network: 458000)"`
+	Model         string  `yaml:"model" doc:"model file: decc-nn the teacher actor (cc/deccmodel shape; docs/ml.md §5; required: no trained model is shipped yet), decc-binary the packed int4 network (docs/compress.md §5), decc the trees (CatBoost JSON, docs/gbdt.md); empty for decc-binary and decc: the embedded students"`
+	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; Table 3 readings: 458000 decc-nn, 17000 decc-binary, 1530 decc)"`
 	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
 	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
 
-	policy    *nn.Sequential // the loaded actor (Validate)
+	policy    *nn.Sequential // the loaded actor (Validate): the teacher, or decc-binary's dequantised network
+	trees     *gbdt.Model    // decc's loaded trees (Validate)
+	kind      deccKind       // which of the three senders (set by the Defaults functions)
 	modelFrom string
 	loaded    bool
+	record    DECCRecorder // nil: no recording (the normal case)
 }
+
+// deccKind tells DECC's three senders apart (their policy, decc.md
+// §1.7–§1.9).
+type deccKind uint8
+
+const (
+	deccNN     deccKind = iota // decc-nn: the teacher actor
+	deccBinary                 // decc-binary: the pruned, 4-bit network (decc_binary.go)
+	deccTrees                  // decc: the distilled oblivious trees (decc_tree.go)
+)
+
+// DECCRecorder receives, at every decision of a DECC sender, the flow's id,
+// its history window (History × DECCFeatures values, a view valid only
+// during the call) and the chosen action index. train/deccpost records the
+// teacher's windows with it (docs/algorithms/decc.md §11).
+type DECCRecorder func(flow int32, window []float64, action int)
+
+// SetRecorder installs r (nil removes it). Without a recorder a decision
+// costs one nil check more.
+func (p *DECCParams) SetRecorder(r DECCRecorder) { p.record = r }
 
 // DECCDefaults: Table 5's α = 0.85 and w = 5, an MTP of one base RTT and
 // at least two packets, windows of 1 packet to 4 BDPs starting at 1 BDP,
@@ -64,11 +91,14 @@ func (p *DECCParams) Validate() error {
 		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
 	case p.DecisionCores < 0 || p.DecisionCores > 1024:
 		return rangeErr("decision_cores", p.DecisionCores, "0", "1024")
-	case p.Model == "":
+	case p.Model == "" && p.kind == deccNN:
 		return fmt.Errorf("model is empty: decc-nn needs a teacher actor model file (no trained DECC model is shipped yet; docs/algorithms/decc.md §6)")
 	}
 	if p.loaded && p.modelFrom == p.Model {
 		return nil
+	}
+	if p.kind != deccNN {
+		return p.loadStudent() // decc-binary, decc: decc_binary.go, decc_tree.go
 	}
 	m, _, err := deccmodel.LoadActorFile(p.Model)
 	if err != nil {
@@ -123,8 +153,9 @@ func DECCPacing(cwnd, rtt float64, line int64) int64 {
 	return max(int64(r), 1)
 }
 
-// DECC is one flow's `decc-nn` controller: the per-MTP loop of decc.md
-// §1.3 with the teacher actor as the policy.
+// DECC is one flow's controller of any of DECC's three senders: the per-MTP
+// loop of decc.md §1.3 with a DECCPolicy (the teacher actor, the compressed
+// network or the trees).
 type DECC struct {
 	P *DECCParams
 	// C is the current MTP's counters (the fields cc.Agent keeps, so that
@@ -150,8 +181,7 @@ type DECC struct {
 	// constructor shares one per sending host (decision_cores).
 	Cores *DECCCores
 
-	net        *nn.Sequential
-	ws         *nn.Workspace
+	pol        DECCPolicy
 	state      [DECCFeatures]float64
 	lo, hi     float64 // window limits in bytes
 	pendAt     []sim.Time
@@ -169,11 +199,62 @@ const (
 // actor net (read only: each flow has its own workspace). A nil net keeps
 // the window (action 0) at every MTP.
 func NewDECC(p *DECCParams, net *nn.Sequential) *DECC {
-	d := &DECC{P: p, net: net, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2, Cores: NewDECCCores(1)}
+	var pol DECCPolicy
 	if net != nil {
-		d.ws = net.NewWorkspace(p.History)
+		pol = NewDECCNetPolicy(net, p.History)
 	}
-	return d
+	return NewDECCWith(p, pol)
+}
+
+// NewDECCWith returns a flow's controller for validated parameters p with
+// the policy pol (the flow's own: policies hold scratch space). A nil pol
+// keeps the window (action 0) at every MTP.
+func NewDECCWith(p *DECCParams, pol DECCPolicy) *DECC {
+	return &DECC{P: p, pol: pol, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2, Cores: NewDECCCores(1)}
+}
+
+// DECCPolicy turns a flow's history window into an action index in [0,
+// deccmodel.Actions): the one part in which DECC's three senders differ.
+// Act is called once per decision with History × DECCFeatures values,
+// oldest MTP first; it must not allocate. Each flow has its own policy
+// value, so a policy may keep scratch space.
+type DECCPolicy interface {
+	Act(window []float64, steps int) int
+}
+
+// deccNetPolicy is the greedy rule over a network's logits (decc-nn's
+// teacher, decc-binary's dequantised network).
+type deccNetPolicy struct {
+	net *nn.Sequential
+	ws  *nn.Workspace
+}
+
+// NewDECCNetPolicy returns the greedy policy over the logits of net (shared,
+// read only) with its own workspace for windows of up to steps steps.
+func NewDECCNetPolicy(net *nn.Sequential, steps int) DECCPolicy {
+	return &deccNetPolicy{net: net, ws: net.NewWorkspace(steps)}
+}
+
+// Act runs the network and returns DECCGreedy of its logits (the no-op on a
+// forward error).
+func (n *deccNetPolicy) Act(window []float64, steps int) int {
+	z, err := n.net.Forward(n.ws, window, steps)
+	if err != nil {
+		return deccmodel.Actions / 2
+	}
+	return DECCGreedy(z)
+}
+
+// newPolicy returns a flow's policy for validated parameters: nil (keep the
+// window) when nothing is loaded.
+func (p *DECCParams) newPolicy() DECCPolicy {
+	switch {
+	case p.kind == deccTrees && p.trees != nil:
+		return NewDECCTreePolicy(p.trees)
+	case p.kind != deccTrees && p.policy != nil:
+		return NewDECCNetPolicy(p.policy, p.History)
+	}
+	return nil
 }
 
 // Start sets the initial window (init_cwnd path BDPs, clamped) and rate
@@ -252,18 +333,19 @@ func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 
 // Decide closes the MTP [C.Start, now): it computes the local state
 // (DECCLocalState), updates the mean RTT, pushes the state into the
-// history, runs the actor over the history (History steps) and returns the
-// greedy action's index (the no-op index without a network or on a forward
-// error). It does not act on the flow nor restart the MTP (OnTimer does)
-// and allocates nothing.
+// history, runs the policy over the history (History steps; decc-nn: the
+// actor's greedy action) and returns the action's index (the no-op index
+// without a policy or on a forward error). It does not act on the flow nor
+// restart the MTP (OnTimer does) and allocates nothing.
 func (d *DECC) Decide(q *fabric.QP, now sim.Time) int {
 	d.Observe(q, now)
 	d.Decisions++
 	k := deccmodel.Actions / 2
-	if d.net != nil {
-		if z, err := d.net.Forward(d.ws, d.Hist.Window(), d.P.History); err == nil {
-			k = DECCGreedy(z)
-		}
+	if d.pol != nil {
+		k = d.pol.Act(d.Hist.Window(), d.P.History)
+	}
+	if d.P.record != nil {
+		d.P.record(q.ID, d.Hist.Window(), k)
 	}
 	d.LastAction = k
 	return k
@@ -366,22 +448,28 @@ func init() {
 			"a harness until a trained model is shipped (params.decc-nn.model required)",
 		Defaults: func() Params { return DECCDefaults() },
 		Harness:  true,
-		New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
-			dp := p.(*DECCParams)
-			if dp.policy == nil {
-				_ = dp.Validate() // normally done by the scenario; without a model the window is kept (action 0)
-			}
-			hosts := map[int32]*DECCCores{} // one network per New (scenario/assemble)
-			return func(q *fabric.QP) fabric.Algorithm {
-				d := NewDECC(dp, dp.policy)
-				if dp.DecisionCores > 0 {
-					if hosts[q.Src] == nil {
-						hosts[q.Src] = NewDECCCores(dp.DecisionCores)
-					}
-					d.Cores = hosts[q.Src]
-				}
-				return d
-			}, fabric.Requirements{}
-		},
+		New:      deccNew,
 	})
+}
+
+// deccNew is the registered constructor of DECC's three senders: one
+// controller per flow with its own policy, the decision cores shared per
+// sending host (one set per New: scenario/assemble builds one network per
+// New).
+func deccNew(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
+	dp := p.(*DECCParams)
+	if !dp.loaded {
+		_ = dp.Validate() // normally done by the scenario; without a model the window is kept (action 0)
+	}
+	hosts := map[int32]*DECCCores{}
+	return func(q *fabric.QP) fabric.Algorithm {
+		d := NewDECCWith(dp, dp.newPolicy())
+		if dp.DecisionCores > 0 {
+			if hosts[q.Src] == nil {
+				hosts[q.Src] = NewDECCCores(dp.DecisionCores)
+			}
+			d.Cores = hosts[q.Src]
+		}
+		return d
+	}, fabric.Requirements{}
 }

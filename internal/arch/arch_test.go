@@ -41,7 +41,7 @@ var layers = map[string]int{
 	"cc/adpgmodel":   1,
 	"cc/spinemodel":  1,
 	"cc/auroramodel": 1, // Aurora's shipped policy over ml/nn (docs/algorithms/aurora.md)
-	"cc/deccmodel":   1, // DECC's network shapes and model files over ml/nn (docs/algorithms/decc.md)
+	"cc/deccmodel":   2, // DECC's network shapes and model files over ml/nn, ml/compress, ml/gbdt (docs/algorithms/decc.md)
 	"ml/rl":          1, // reinforcement learning over ml/nn (docs/rl.md)
 	"ml/compress":    1, // pruning, quantisation, packed inference over ml/nn (docs/compress.md)
 	// the fabric: hosts, switches, links
@@ -58,6 +58,8 @@ var layers = map[string]int{
 	"train/pidnn": 6,
 	"train/env":   6,
 	"experiment":  6,
+
+	"train/deccpost": 6, // DECC's compression and distillation (docs/algorithms/decc.md §11)
 	// paper reproductions
 	"experiment/exptest":       7,
 	"train/adpg":               7,
