@@ -30,7 +30,7 @@ func init() {
 		Summary: `DECC runs a per-flow multi-agent reinforcement-learning controller on the sender's DPU: every monitoring period each flow's agent scales its window by ×(1 + 0.85a) or ÷(1 − 0.85a) from its local state; the policy is trained as MADDPG with a centralised critic, pruned and quantised to 4 bits, then distilled into a gradient-boosted tree ensemble that decides in 1.53 µs. The paper compares it with HPCC, Bolt, ADPG and SPINE (Aurora in the overhead test) on a 64-node two-level fat-tree (many-to-one, many-to-many, OSU all-to-all) and a 16-node star (long/short flows), at 400 Gb/s over RoCEv2.
 
 ccsim (first increment of issue 18): the set-ups of E4–E7 on a lossy fabric (PFC off, 32-MB shared buffer, drop-tail, go-back-N; PFC on as a reading), run with ccsim's hpcc, bolt, adpg, spine and aurora; the paper's numbers for the baselines are claims decided by those runs. DECC's senders are not built yet: every claim about DECC is declared with the paper's value and is n/a ("DECC sender not built yet"), never a made-up value. E1–E3 (compression, model cost, teacher/student), E8 (ablation) and E9 (DPU overhead) need the trained model and are not part of this increment.`,
-		Experiments: []*experiment.Experiment{e4(), e5(), e6(), e7()},
+		Experiments: []*experiment.Experiment{e3(), e4(), e5(), e6(), e7()},
 	})
 }
 
