@@ -3,16 +3,17 @@
 // mechanism for the intelligent computing center network", Journal on
 // Communications, 2025 (the English reading: decc.md; docs/papers.md §2.6).
 //
-// This is the first increment of issue 18 §2: the set-ups of E4–E7 (the
-// 64-node two-level fat-tree, the 16-node star, the many-to-one,
-// broadcast many-to-many, pairwise all-to-all and long/short workloads on a
-// lossy fabric), run with the paper's baselines (HPCC, Bolt, ADPG, SPINE,
-// Aurora), whose measured numbers decide the claims about them. DECC's own
-// senders are not built yet: every claim about DECC is declared with the
+// E1 and E2 read the shipped students' report (cc/deccmodel students.json)
+// and time the three models' decisions; E3 runs the two students (Table
+// 4); E4–E7 (the 64-node two-level fat-tree, the 16-node star, the
+// many-to-one, broadcast many-to-many, pairwise all-to-all and long/short
+// workloads on a lossy fabric) run the paper's baselines (HPCC, Bolt,
+// ADPG, SPINE, Aurora), whose measured numbers decide the claims about
+// them; every claim about DECC's runs in E4–E7 is declared with the
 // paper's value and comes out n/a ("DECC sender not built yet", see
-// pending). E1–E3, E8 and E9 need the trained model and are not declared.
+// pending) until DECC's runs are added. E8 and E9 are not declared yet.
 //
-// Files: paper.go (registration, algorithms, readings), fattree.go (the
+// Files: paper.go (registration, algorithms, readings), e1e2.go, e3.go, fattree.go (the
 // topologies and workload builders), point.go (the four metrics read from a
 // run), e4.go … e7.go, checks.go (printed constants against the setup).
 package decc
@@ -30,7 +31,7 @@ func init() {
 		Summary: `DECC runs a per-flow multi-agent reinforcement-learning controller on the sender's DPU: every monitoring period each flow's agent scales its window by ×(1 + 0.85a) or ÷(1 − 0.85a) from its local state; the policy is trained as MADDPG with a centralised critic, pruned and quantised to 4 bits, then distilled into a gradient-boosted tree ensemble that decides in 1.53 µs. The paper compares it with HPCC, Bolt, ADPG and SPINE (Aurora in the overhead test) on a 64-node two-level fat-tree (many-to-one, many-to-many, OSU all-to-all) and a 16-node star (long/short flows), at 400 Gb/s over RoCEv2.
 
 ccsim (first increment of issue 18): the set-ups of E4–E7 on a lossy fabric (PFC off, 32-MB shared buffer, drop-tail, go-back-N; PFC on as a reading), run with ccsim's hpcc, bolt, adpg, spine and aurora; the paper's numbers for the baselines are claims decided by those runs. DECC's senders are not built yet: every claim about DECC is declared with the paper's value and is n/a ("DECC sender not built yet"), never a made-up value. E1–E3 (compression, model cost, teacher/student), E8 (ablation) and E9 (DPU overhead) need the trained model and are not part of this increment.`,
-		Experiments: []*experiment.Experiment{e3(), e4(), e5(), e6(), e7()},
+		Experiments: []*experiment.Experiment{e1(), e2(), e3(), e4(), e5(), e6(), e7()},
 	})
 }
 
