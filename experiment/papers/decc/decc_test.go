@@ -201,10 +201,8 @@ func TestMaxManyToMany(t *testing.T) {
 }
 
 // The quick reproduction end to end: every run and analysis succeeds,
-// claims.csv has a row per claim and reading; the claims about DECC are
-// n/a with the reason under every reading (its sender is not built), and
-// each of them can still fail once measured (a measure of the shape its
-// analysis will give is flipped); every other claim is measured and
+// claims.csv has a row per claim and reading, every claim (DECC's included:
+// the `decc` sender runs the shipped trees) is decided, and every claim is
 // flipped by exptest.FlipClaims, unweakened.
 func TestQuickReproduction(t *testing.T) {
 	p, err := experiment.Lookup("decc")
@@ -221,78 +219,19 @@ func TestQuickReproduction(t *testing.T) {
 	}
 	dir := filepath.Join(out, "decc")
 	rows := exptest.ReadCSV(t, filepath.Join(dir, "claims.csv"))
-	declared, pend := 0, map[string]bool{}
+	declared := 0
 	for _, e := range p.Experiments {
 		declared += len(e.Claims) * max(len(e.Readings), 1)
-		for _, id := range pendingIDs(e.Claims) {
-			pend[e.ID+"/"+id] = true
-		}
 	}
 	if len(rows) != declared+1 {
 		t.Fatalf("claims.csv has %d rows, want %d + header", len(rows)-1, declared)
 	}
-	if len(pend) != 15 {
-		t.Errorf("%d pending DECC claims, want 15 (E4 5, E5 5, E6 2, E7 3)", len(pend))
-	}
 	for _, r := range rows[1:] { // paper,experiment,reading,claim,…,ccsim_value (6),…,holds (11)
-		switch {
-		case pend[r[1]+"/"+r[3]]:
-			if r[6] != pendingText || r[11] != "n/a" {
-				t.Errorf("pending claim %s/%s (%s): value %q, holds %q", r[1], r[3], r[2], r[6], r[11])
-			}
-		case r[6] == "" || r[11] != "yes" && r[11] != "no" && r[11] != "inconclusive":
+		if r[6] == "" || r[11] != "yes" && r[11] != "no" && r[11] != "inconclusive" {
 			t.Errorf("claim %s/%s (%s) not decided: value %q, holds %q", r[1], r[3], r[2], r[6], r[11])
 		}
 	}
-	flipPending(t, p, pend)
-	exptest.FlipClaims(t, withoutPending(p, pend), withoutPendingMeasures(sum, pend))
-	exptest.Files(t, dir, "tables/e4_metrics.csv", "tables/e4_headline.csv", "tables/e5_metrics.csv", "tables/e6_osu.csv", "tables/e7_util.csv", "tables/e7_react.csv", "tables/e7_react-share.csv",
-		"plots/e4_fig7_goodput.svg", "plots/e5_fig8_loss.png", "plots/e6_fig9.svg", "report.html")
-}
-
-// flipPending flips every pending claim with a measure of the shape its
-// analysis will give once DECC runs: magnitude 1 point, direction 2
-// values, count [k, n, u].
-func flipPending(t *testing.T, p *experiment.Paper, pend map[string]bool) {
-	for _, e := range p.Experiments {
-		for i := range e.Claims {
-			c := &e.Claims[i]
-			if !pend[e.ID+"/"+c.ID] {
-				continue
-			}
-			var m experiment.Measure
-			switch c.Kind {
-			case experiment.Magnitude:
-				m = experiment.MagOf(c.Paper)
-			case experiment.Direction:
-				m = experiment.M(1, 2)
-			case experiment.Count:
-				m = experiment.M(4, 4, 0)
-			default:
-				t.Fatalf("%s/%s: pending claim of kind %v", e.ID, c.ID, c.Kind)
-			}
-			if err := experiment.Flip(c, experiment.DefaultTolerance, m); err != nil {
-				t.Errorf("%s: %v", e.ID, err)
-			}
-		}
-	}
-}
-
-// withoutPending is a copy of p whose experiments declare no pending claim.
-func withoutPending(p *experiment.Paper, pend map[string]bool) *experiment.Paper {
-	q := *p
-	q.Experiments = nil
-	for _, e := range p.Experiments {
-		f := *e
-		f.Claims = slices.DeleteFunc(slices.Clone(e.Claims), func(c experiment.Claim) bool { return pend[e.ID+"/"+c.ID] })
-		q.Experiments = append(q.Experiments, &f)
-	}
-	return &q
-}
-
-// withoutPendingMeasures is sum without the pending claims' measures.
-func withoutPendingMeasures(sum *experiment.Summary, pend map[string]bool) *experiment.Summary {
-	s := *sum
-	s.Measured = slices.DeleteFunc(slices.Clone(sum.Measured), func(m experiment.Measured) bool { return pend[m.Experiment+"/"+m.Claim.ID] })
-	return &s
+	exptest.FlipClaims(t, p, sum)
+	exptest.Files(t, dir, "tables/e1_table2.csv", "tables/e2_table3.csv", "tables/e3_table4.csv", "tables/e4_metrics.csv", "tables/e4_headline.csv", "tables/e5_metrics.csv", "tables/e6_osu.csv",
+		"tables/e7_util.csv", "tables/e7_react.csv", "tables/e7_react-share.csv", "plots/e4_fig7_goodput.svg", "plots/e5_fig8_loss.png", "plots/e6_fig9.svg", "report.html")
 }

@@ -7,7 +7,6 @@ package decc
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/ccsim/ccsim/experiment"
 	"github.com/ccsim/ccsim/report"
@@ -52,12 +51,12 @@ func fourMetricClaims(size string, heads []headline) []experiment.Claim {
 	for _, h := range heads {
 		m := metricByID(h.metric)
 		cs = append(cs,
-			experiment.Claim{ID: "decc-" + h.metric, Description: fmt.Sprintf("DECC's %s at %s (pending: needs the DECC sender)", m.name, size),
+			experiment.Claim{ID: "decc-" + h.metric, Description: fmt.Sprintf("DECC's %s at %s", m.name, size),
 				PaperValue: experiment.G4(h.decc), Unit: m.unit, Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: h.decc},
 			experiment.Claim{ID: h.runner + "-" + h.metric, Description: fmt.Sprintf("%s's %s at %s (the runner-up's value the paper prints)", algs.Name(h.runner), m.name, size),
 				PaperValue: experiment.G4(h.runnerVal), Unit: m.unit, Kind: experiment.Magnitude, Mag: experiment.MagValue, Paper: h.runnerVal})
 	}
-	return append(cs, experiment.Claim{ID: "decc-best", Description: fmt.Sprintf("DECC is better than every baseline on all four metrics at %s (pending: needs the DECC sender)", size),
+	return append(cs, experiment.Claim{ID: "decc-best", Description: fmt.Sprintf("DECC is better than every baseline on all four metrics at %s", size),
 		PaperValue: "4 of 4", Unit: "metrics", Kind: experiment.Count, Need: 4, Of: 4})
 }
 
@@ -76,7 +75,7 @@ func readPoints(ctx *experiment.Context, e fourMetricExp) (map[string]map[string
 	var notes []string
 	for _, lb := range e.labels {
 		pts[lb] = map[string]*point{}
-		for _, a := range algs {
+		for _, a := range withDECC {
 			p, err := readPoint(ctx, fmt.Sprintf("%s=%s cc=%s", e.axis, lb, a.CC), e.receivers)
 			if err != nil {
 				notes = append(notes, err.Error())
@@ -92,7 +91,7 @@ func readPoints(ctx *experiment.Context, e fourMetricExp) (map[string]map[string
 func metricsTable(id, title string, e fourMetricExp, pts map[string]map[string]*point) report.Table {
 	t := report.Table{ID: id, Title: title, Columns: []string{e.axis, "algorithm", "goodput ratio (%)", "P99 latency (µs)", "Jain", "loss (%)"}}
 	for _, lb := range e.labels {
-		for _, a := range algs {
+		for _, a := range withDECC {
 			row := []string{lb, a.Name}
 			for _, m := range metrics4 {
 				v := math.NaN()
@@ -113,7 +112,7 @@ func metricsFigures(id, what string, e fourMetricExp, xs []float64, pts map[stri
 	var figs []report.Figure
 	for _, m := range metrics4 {
 		f := report.Figure{ID: id + "_" + m.id, Title: what + " — " + m.name, XLabel: e.axis, YLabel: m.name + unitSuffix(m.unit), LogX: true}
-		for _, a := range algs {
+		for _, a := range withDECC {
 			s := report.Series{Label: a.Name, Points: true}
 			for i, lb := range e.labels {
 				if p := pts[lb][a.CC]; p != nil {
@@ -137,23 +136,24 @@ func unitSuffix(u string) string {
 }
 
 // headlineTable sets the paper's headline numbers beside ccsim's at the
-// largest size: DECC's (not built: —), the runner-up's, and ccsim's best
-// baseline.
+// largest size: DECC's, the runner-up's, and ccsim's best baseline.
 func headlineTable(id string, e fourMetricExp, pts map[string]map[string]*point) report.Table {
 	last := e.labels[len(e.labels)-1]
 	t := report.Table{ID: id, Title: fmt.Sprintf("Headline at %s=%s: the paper beside ccsim", e.axis, last),
 		Columns: []string{"metric", "DECC (paper)", "DECC (ccsim)", "runner-up", "runner-up (paper)", "runner-up (ccsim)", "best baseline (ccsim)"}}
 	for _, h := range e.heads {
 		m := metricByID(h.metric)
-		run := math.NaN()
+		run, decc := math.NaN(), math.NaN()
 		if p := pts[last][h.runner]; p != nil {
 			run = m.of(p).Mean()
 		}
+		if p := pts[last]["decc"]; p != nil {
+			decc = m.of(p).Mean()
+		}
 		best, bestName := bestBaseline(m, pts[last])
-		t.Rows = append(t.Rows, []string{m.name + unitSuffix(m.unit), experiment.G4(h.decc), "— (not built)", algs.Name(h.runner),
+		t.Rows = append(t.Rows, []string{m.name + unitSuffix(m.unit), experiment.G4(h.decc), experiment.G4Dash(decc), algs.Name(h.runner),
 			experiment.G4(h.runnerVal), experiment.G4Dash(run), bestName + " " + experiment.G4Dash(best)})
 	}
-	t.Note = "DECC's sender is not built yet (issue 18, first increment): its column stays empty."
 	return t
 }
 
@@ -173,38 +173,43 @@ func bestBaseline(m metric, pts map[string]*point) (float64, string) {
 	return best, name
 }
 
-// measureHeadlines records the runner-ups' numbers (measured) and DECC's
-// (pending) at the largest size.
+// measureHeadlines records DECC's and the runner-ups' numbers at the
+// largest size, and DECC against the best baseline on each metric.
 func measureHeadlines(ctx *experiment.Context, e fourMetricExp, pts map[string]map[string]*point) {
 	last := e.labels[len(e.labels)-1]
+	note := func(s experiment.Sample) string { return fmt.Sprintf("%s=%s, mean of %d seed(s)", e.axis, last, len(s)) }
+	d := pts[last]["decc"]
+	var a, b []experiment.Sample
+	var rels []experiment.Rel
 	for _, h := range e.heads {
 		m := metricByID(h.metric)
-		pending(ctx, "decc-"+h.metric)
-		p := pts[last][h.runner]
-		if p == nil {
-			continue // the run is missing: a note says so, the claim is n/a
+		if d != nil {
+			ctx.Measure("decc-"+h.metric, experiment.Measure{Mag: []experiment.Sample{m.of(d)}, Note: note(m.of(d))})
+			if best := bestBaselineSample(m, pts[last]); best != nil {
+				a, b, rels = append(a, m.of(d)), append(b, best), append(rels, m.better)
+			}
 		}
-		ctx.Measure(h.runner+"-"+h.metric, experiment.Measure{Mag: []experiment.Sample{m.of(p)},
-			Note: fmt.Sprintf("%s=%s, mean of %d seed(s)", e.axis, last, len(m.of(p)))})
-	}
-	pending(ctx, "decc-best")
-}
-
-// pending records a claim about DECC as not measurable yet: its value says
-// why (pendingText); the machinery leaves it n/a.
-func pending(ctx *experiment.Context, id string) {
-	ctx.Measure(id, experiment.Measure{Text: pendingText})
-}
-
-// pendingIDs are the claims of an experiment that wait for the DECC
-// sender: their ids start with "decc-" (the tests check that every one is
-// n/a and that each can fail once measured).
-func pendingIDs(cs []experiment.Claim) []string {
-	var out []string
-	for _, c := range cs {
-		if strings.HasPrefix(c.ID, "decc-") {
-			out = append(out, c.ID)
+		if p := pts[last][h.runner]; p != nil {
+			ctx.Measure(h.runner+"-"+h.metric, experiment.Measure{Mag: []experiment.Sample{m.of(p)}, Note: note(m.of(p))})
 		}
 	}
-	return out
+	if len(a) == len(e.heads) {
+		m := countRel(rels, a, b)
+		m.Note = "DECC against the best baseline on each metric"
+		ctx.Measure("decc-best", m)
+	}
+}
+
+// bestBaselineSample is the sample of the baseline with the best mean of
+// metric m (nil when none was measured).
+func bestBaselineSample(m metric, pts map[string]*point) experiment.Sample {
+	var best experiment.Sample
+	for _, a := range algs {
+		if p := pts[a.CC]; p != nil {
+			if v := m.of(p); best == nil || (m.better == experiment.Greater) == (v.Mean() > best.Mean()) {
+				best = v
+			}
+		}
+	}
+	return best
 }

@@ -7,11 +7,10 @@
 // and time the three models' decisions; E3 runs the two students (Table
 // 4); E4–E7 (the 64-node two-level fat-tree, the 16-node star, the
 // many-to-one, broadcast many-to-many, pairwise all-to-all and long/short
-// workloads on a lossy fabric) run the paper's baselines (HPCC, Bolt,
-// ADPG, SPINE, Aurora), whose measured numbers decide the claims about
-// them; every claim about DECC's runs in E4–E7 is declared with the
-// paper's value and comes out n/a ("DECC sender not built yet", see
-// pending) until DECC's runs are added. E8 and E9 are not declared yet.
+// workloads on a lossy fabric) run DECC (the `decc` sender: the distilled
+// trees, deciding in 1.53 µs) and the paper's baselines (HPCC, Bolt, ADPG,
+// SPINE, Aurora); E8 the ablation of Table 6. E9 (the DPU's load) is not
+// declared yet.
 //
 // Files: paper.go (registration, algorithms, readings), e1e2.go, e3.go, fattree.go (the
 // topologies and workload builders), point.go (the four metrics read from a
@@ -30,17 +29,25 @@ func init() {
 		Citation: "Chen J., Guo S., Liu C., Qi F., Qiu X., Journal on Communications, 2025, doi:10.11959/j.issn.1000-436x.2025027",
 		Summary: `DECC runs a per-flow multi-agent reinforcement-learning controller on the sender's DPU: every monitoring period each flow's agent scales its window by ×(1 + 0.85a) or ÷(1 − 0.85a) from its local state; the policy is trained as MADDPG with a centralised critic, pruned and quantised to 4 bits, then distilled into a gradient-boosted tree ensemble that decides in 1.53 µs. The paper compares it with HPCC, Bolt, ADPG and SPINE (Aurora in the overhead test) on a 64-node two-level fat-tree (many-to-one, many-to-many, OSU all-to-all) and a 16-node star (long/short flows), at 400 Gb/s over RoCEv2.
 
-ccsim (first increment of issue 18): the set-ups of E4–E7 on a lossy fabric (PFC off, 32-MB shared buffer, drop-tail, go-back-N; PFC on as a reading), run with ccsim's hpcc, bolt, adpg, spine and aurora; the paper's numbers for the baselines are claims decided by those runs. DECC's senders are not built yet: every claim about DECC is declared with the paper's value and is n/a ("DECC sender not built yet"), never a made-up value. E1–E3 (compression, model cost, teacher/student), E8 (ablation) and E9 (DPU overhead) need the trained model and are not part of this increment.`,
+ccsim: DECC's three senders (decc-nn, the trained teacher; decc-binary, the compressed network; decc, the distilled trees) with the models ccsim trains and ships (ccsim train decc). E1 and E2 report the compression and the decision costs; E3 runs the two students; E4–E7 run DECC (decc, 1.53 µs per decision) and ccsim's hpcc, bolt, adpg, spine and aurora on a lossy fabric (PFC off, 32-MB shared buffer, drop-tail, go-back-N; PFC on as a reading); E8 the ablation. Where the paper's setup is open, readings show the alternatives; consistency checks test the printed constants against the setup. E9 (the DPU's CPU and memory) is not declared yet.`,
 		Experiments: []*experiment.Experiment{e1(), e2(), e3(), e4(), e5(), e6(), e7()},
 	})
 }
 
 // algs are the baselines the paper compares DECC with in E4–E7 (§4.2–§4.4),
-// in the order of its figures' legends, and the names it prints. DECC
-// itself (a sender not built yet) is not among them.
+// in the order of its figures' legends, and the names it prints.
 var algs = experiment.Algs{
 	{CC: "hpcc", Name: "HPCC"}, {CC: "bolt", Name: "Bolt"}, {CC: "adpg", Name: "ADPG"}, {CC: "spine", Name: "SPINE"}, {CC: "aurora", Name: "Aurora"},
 }
+
+// withDECC is DECC (the `decc` sender: the distilled trees, deciding in
+// Table 3's 1.53 µs) followed by the baselines: the runs and tables of
+// E4–E7.
+var withDECC = append(experiment.Algs{{CC: "decc", Name: "DECC"}}, algs...)
+
+// treeDecisionNs is DECC's decision latency as deployed: the trees' 1.53 µs
+// (Table 3; decc.md §1.10).
+const treeDecisionNs = 1530
 
 // dnnDecisionNs is the decision latency of a controller that runs its full
 // neural network on the DPU: the paper's Table 3 cost of the original DNN,
@@ -50,20 +57,17 @@ var algs = experiment.Algs{
 // intervals), so it keeps no extra lag.
 const dnnDecisionNs = 458_000
 
-// pendingText is the value of every claim about DECC: its senders are the
-// other half of issue 18 and do not exist yet.
-const pendingText = "n/a — DECC sender not built yet"
-
-// ccPatch is each baseline's patch under a reading: the DNN decision lag of
-// ADPG and Aurora (none under the no-lag reading). The other algorithms run
-// with their defaults (decc.md §2.11: the paper prints no baseline
-// parameter).
+// ccPatch is each algorithm's patch under a reading: DECC's trees decide in
+// 1.53 µs; the DNN decision lag of ADPG and Aurora (none under the no-lag
+// reading). The other algorithms run with their defaults (decc.md §2.11:
+// the paper prints no baseline parameter).
 func ccPatch(lag bool) map[string]map[string]any {
 	ns := 0
 	if lag {
 		ns = dnnDecisionNs
 	}
 	return map[string]map[string]any{
+		"decc":   {"params": map[string]any{"decc": map[string]any{"decision_ns": treeDecisionNs}}},
 		"adpg":   {"params": map[string]any{"adpg": map[string]any{"decision_ns": ns}}},
 		"aurora": {"params": map[string]any{"aurora": map[string]any{"decision_ns": ns}}},
 	}
