@@ -177,7 +177,9 @@ func bestBaseline(m metric, pts map[string]*point) (float64, string) {
 // largest size, and DECC against the best baseline on each metric.
 func measureHeadlines(ctx *experiment.Context, e fourMetricExp, pts map[string]map[string]*point) {
 	last := e.labels[len(e.labels)-1]
-	note := func(s experiment.Sample) string { return fmt.Sprintf("%s=%s, mean of %d seed(s)", e.axis, last, len(s)) }
+	note := func(s experiment.Sample) string {
+		return fmt.Sprintf("%s=%s, mean of %d seed(s)", e.axis, last, len(s))
+	}
 	d := pts[last]["decc"]
 	var a, b []experiment.Sample
 	var rels []experiment.Rel
