@@ -85,7 +85,10 @@ type HPCC struct {
 	IncStage      int     // additive-increase stage
 	U             float64 // EWMA of the normalised in-flight estimate (starts at 1)
 	lastUpdateSeq int64
-	hops          [fabric.MaxIntHops]hpccHop
+	// Updates counts the ACKs that ran Algorithm 1 (fast reactions and
+	// full updates): HPCC's decisions (DecisionCount).
+	Updates int64
+	hops    [fabric.MaxIntHops]hpccHop
 }
 
 // NewHPCC returns a per-QP constructor.
@@ -167,6 +170,7 @@ func (h *HPCC) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 // U = the largest; EWMA with weight τ/T; multiplicative (U/η) or additive
 // step; fast reactions move only the pacing rate, full updates commit it.
 func (h *HPCC) update(q *fabric.QP, a *fabric.AckInfo, fast bool) {
+	h.Updates++
 	n := len(a.Hops)
 	if h.lastUpdateSeq == 0 {
 		h.lastUpdateSeq = q.SndNxt

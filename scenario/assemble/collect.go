@@ -3,6 +3,7 @@ package assemble
 import (
 	"slices"
 
+	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/metrics"
 	"github.com/ccsim/ccsim/scenario"
@@ -91,7 +92,11 @@ func (b *Built) collectFlows(r *result.Result, end sim.Time) {
 			goodputs = append(goodputs, float64(size)*8/(q.Finish-q.Start).Seconds())
 		}
 		r.Flows = append(r.Flows, rec)
-		r.FlowStats = append(r.FlowStats, result.FlowStat{ID: i, CNPs: q.CNPs, RateCuts: q.RateCuts, TxPackets: q.TxPackets, RetxByte: q.RetxBytes})
+		st := result.FlowStat{ID: i, CNPs: q.CNPs, RateCuts: q.RateCuts, TxPackets: q.TxPackets, RetxByte: q.RetxBytes}
+		if d, ok := q.CC.(cc.DecisionCounter); ok {
+			st.Decisions = d.DecisionCount()
+		}
+		r.FlowStats = append(r.FlowStats, st)
 		r.Congestion.CNPs += q.CNPs
 		r.Congestion.RateCuts += q.RateCuts
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 )
@@ -105,5 +106,37 @@ func TestRateTraceValidation(t *testing.T) {
 	s := mustParse(t, strings.Replace(rateTraceIncast, "[0, 2]", "[4]", 1))
 	if _, err := assemble.Build(s, "dcqcn", scenarioRunOpts()); err == nil || !strings.Contains(err.Error(), "outputs.rate_trace_flows[0] = 4: the workload has flows 0..3") {
 		t.Errorf("build error %v", err)
+	}
+}
+
+// flow_stats.csv's decisions are the algorithm's own count (cc.DecisionCounter):
+// decc's policy runs, HPCC's per-ACK updates (at most one per ACK), an
+// agent's boundaries; dcqcn counts none.
+func TestFlowStatsDecisions(t *testing.T) {
+	for _, alg := range []string{"decc", "hpcc", "adpg", "dcqcn"} {
+		s := mustParse(t, strings.Replace(rateTraceIncast, "outputs: {rate_trace_flows: [0, 2]}", "", 1))
+		b, err := assemble.Build(s, alg, scenarioRunOpts())
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := b.Run()
+		for i, st := range res.FlowStats {
+			q := &b.Net.QPs[i]
+			var want int64
+			switch c := q.CC.(type) {
+			case *cc.DECC:
+				want = c.Decisions
+			case *cc.HPCC:
+				want = c.Updates
+				if want > q.TxPackets {
+					t.Errorf("hpcc flow %d: %d updates for %d packets", i, want, q.TxPackets)
+				}
+			case cc.DecisionCounter:
+				want = c.DecisionCount()
+			}
+			if st.Decisions != want || (alg == "dcqcn") != (want == 0) {
+				t.Errorf("%s flow %d: decisions %d, want %d", alg, i, st.Decisions, want)
+			}
+		}
 	}
 }

@@ -142,6 +142,9 @@ type FlowStat struct {
 	ID                  int
 	CNPs, RateCuts      int64
 	TxPackets, RetxByte int64
+	// Decisions counts the algorithm's control decisions
+	// (cc.DecisionCounter; 0 for an algorithm that does not count them).
+	Decisions int64
 }
 
 // WindowSummary is per-flow throughput over outputs.jain_window_ms.

@@ -146,9 +146,9 @@ func (r *Result) files() []resultFile {
 // writeFlowStats writes flow_stats.csv.
 func (r *Result) writeFlowStats(f io.Writer) error {
 	w := bufio.NewWriterSize(f, 1<<16)
-	w.WriteString("flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes\n")
+	w.WriteString("flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes,decisions\n")
 	for _, st := range r.FlowStats {
-		fmt.Fprintf(w, "%d,%d,%d,%d,%d\n", st.ID, st.CNPs, st.RateCuts, st.TxPackets, st.RetxByte)
+		fmt.Fprintf(w, "%d,%d,%d,%d,%d,%d\n", st.ID, st.CNPs, st.RateCuts, st.TxPackets, st.RetxByte, st.Decisions)
 	}
 	return w.Flush()
 }

@@ -82,7 +82,7 @@ func TestWriteOptionalFiles(t *testing.T) {
 	base := func() *result.Result {
 		return &result.Result{Scenario: "f", CC: "none",
 			Flows:     []metrics.FlowRecord{{ID: 0, Src: 0, Dst: 1, SizeBytes: 1000, Done: true, Finish: sim.Microsecond}},
-			FlowStats: []result.FlowStat{{ID: 0, CNPs: 1, RateCuts: 2, TxPackets: 3, RetxByte: 4}},
+			FlowStats: []result.FlowStat{{ID: 0, CNPs: 1, RateCuts: 2, TxPackets: 3, RetxByte: 4, Decisions: 5}},
 			FlowLosses: []result.FlowLoss{{ID: 0, SentBytes: 9000, RxBytes: 5000, InFlightBytes: 1000, DataDrops: 3, DropBytes: 3000,
 				CtrlDrops: 1, GoodputBytes: 4000, Duration: 2*sim.Microsecond + 500*sim.Picosecond}},
 			PerRTT:   []result.PerRTTSample{{Flow: 2, At: 1500 * sim.Picosecond, RTT: 10 * sim.Microsecond}},
@@ -101,7 +101,7 @@ func TestWriteOptionalFiles(t *testing.T) {
 	if !slices.Equal(got, []string{"flow_losses.csv", "flow_stats.csv", "flows.csv", "summary.json"}) {
 		t.Errorf("without Files: %v", got)
 	}
-	if s := readFile(t, dir, "flow_stats.csv"); s != "flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes\n0,1,2,3,4\n" {
+	if s := readFile(t, dir, "flow_stats.csv"); s != "flow_id,cnps_rx,rate_cuts,tx_packets,retx_bytes,decisions\n0,1,2,3,4,5\n" {
 		t.Errorf("flow_stats.csv = %q", s)
 	}
 	// 4000 B in 2000.5 ns: 32,000 b / 2000.5 ns = 15.996001 Gb/s
