@@ -12,7 +12,11 @@
 package decc
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/ccsim/ccsim/cc/deccmodel"
 )
@@ -132,4 +136,23 @@ func (c *Config) Validate() error {
 		}
 	}
 	return nil
+}
+
+// LoadConfig reads a YAML configuration (the fields' yaml names; unknown
+// fields are errors) over DefaultConfig and validates it.
+func LoadConfig(path string) (Config, error) {
+	c := DefaultConfig()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return c, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&c); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }
