@@ -54,6 +54,9 @@ type Config struct {
 	Warmup    int     `yaml:"warmup"`     // rounds that train the critic only (I16)
 	History   int     `yaml:"history"`    // w (Table 5: 5)
 	AlphaAct  float64 `yaml:"alpha_act"`  // α of eq. 2 (Table 5: 0.85)
+	// EvalEvery evaluates the greedy actor every this many rounds and
+	// keeps the best one evaluated (I17); 0 = keep the last.
+	EvalEvery int `yaml:"eval_every"`
 
 	// Progress, if set, is called after every round with (rounds done,
 	// rounds).
@@ -64,16 +67,16 @@ type Config struct {
 // train in about 20 minutes with two workers; docs/algorithms/decc.md
 // §10.4).
 func DefaultConfig() Config {
-	return Config{Seed: 1, Rounds: 300, Envs: 4, Hosts: 16, Gbps: 400, BufferMB: 1, EpisodeUs: 150,
+	return Config{Seed: 1, Rounds: 600, Envs: 4, Hosts: 16, Gbps: 400, BufferMB: 1, EpisodeUs: 150,
 		ManyToOne: []int{4, 8, 16, 32}, ManyToMany: []int{1, 2}, StaggerUs: 20,
-		ActorLR: 0.001, CriticLR: 0.001, Batch: 192, Gamma: 0.98, Steps: 20, Tau: 0.01, Entropy: 0.01,
-		ReplayCap: 100000, Warmup: 5, History: deccmodel.History, AlphaAct: 0.85}
+		ActorLR: 0.001, CriticLR: 0.001, Batch: 192, Gamma: 0.98, Steps: 20, Tau: 0.01, Entropy: 0.02,
+		ReplayCap: 100000, Warmup: 5, History: deccmodel.History, AlphaAct: 0.85, EvalEvery: 20}
 }
 
 // QuickConfig is a short run for the tests (a few seconds).
 func QuickConfig() Config {
 	c := DefaultConfig()
-	c.Rounds, c.Envs, c.EpisodeUs, c.Steps, c.Batch, c.Warmup = 3, 2, 40, 2, 32, 1
+	c.Rounds, c.Envs, c.EpisodeUs, c.Steps, c.Batch, c.Warmup, c.EvalEvery = 4, 2, 40, 2, 32, 1, 2
 	c.ManyToOne, c.ManyToMany = []int{4}, []int{1}
 	return c
 }
@@ -124,6 +127,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("history = %d: the teacher's shape fixes it to %d (Table 5's w)", c.History, deccmodel.History)
 	case !(c.AlphaAct > 0 && c.AlphaAct <= 1.9):
 		return fmt.Errorf("alpha_act = %v out of range (0, 1.9]", c.AlphaAct)
+	case c.EvalEvery < 0 || c.EvalEvery > c.Rounds:
+		return fmt.Errorf("eval_every = %d out of range [0, rounds = %d]", c.EvalEvery, c.Rounds)
 	}
 	for i, n := range c.ManyToOne {
 		if n < 1 || n > 4096 {

@@ -26,14 +26,22 @@ type RoundLog struct {
 	Thr         float64 // mean per-MTP goodput / line rate of the round's transitions
 	Lat         float64 // mean per-MTP RTT / base RTT
 	Loss        float64 // mean per-MTP retransmitted fraction
+	// Eval is the greedy actor's evaluation after the round (Evaluate),
+	// when EvalEvery falls on it (Evaluated).
+	Eval      float64
+	Evaluated bool
 }
 
 // csvHeader is the training log's header line.
-const csvHeader = "round,transitions,mean_reward,critic_loss,actor_loss,entropy,goodput,latency,loss\n"
+const csvHeader = "round,transitions,mean_reward,critic_loss,actor_loss,entropy,goodput,latency,loss,eval\n"
 
 func (r RoundLog) csv() string {
-	return fmt.Sprintf("%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n", r.Round, r.Transitions, r.MeanReward,
-		r.CriticLoss, r.ActorLoss, r.Entropy, r.Thr, r.Lat, r.Loss)
+	ev := ""
+	if r.Evaluated {
+		ev = fmt.Sprintf("%.6g", r.Eval)
+	}
+	return fmt.Sprintf("%d,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%s\n", r.Round, r.Transitions, r.MeanReward,
+		r.CriticLoss, r.ActorLoss, r.Entropy, r.Thr, r.Lat, r.Loss, ev)
 }
 
 // Result is a training run's outcome.
@@ -42,8 +50,10 @@ type Result struct {
 	Rounds []RoundLog
 	// Initial and Final are the greedy actor's mean reward per transition
 	// on the evaluation episodes (one per training case, fixed seeds)
-	// before and after training.
+	// before training and of the actor kept (Actor, from round BestRound;
+	// −1: the untrained one).
 	Initial, Final float64
+	BestRound      int
 	Config         Config
 }
 
@@ -66,25 +76,36 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(logw, "decc: untrained actor: mean reward %.6f, greedy actions %v\n", res.Initial, counts)
 	buf := NewReplay(cfg.ReplayCap)
+	res.Actor, res.Final, res.BestRound = l.Actor.Clone(), res.Initial, -1
 	for round := range cfg.Rounds {
 		lg, err := trainRound(&cfg, round, l, buf)
 		if err != nil {
 			return nil, err
 		}
+		last := round == cfg.Rounds-1
+		if (cfg.EvalEvery > 0 && (round+1)%cfg.EvalEvery == 0) || (cfg.EvalEvery == 0 && last) {
+			if lg.Eval, err = Evaluate(&cfg, l.Actor); err != nil {
+				return nil, err
+			}
+			lg.Evaluated = true
+			if lg.Eval > res.Final || cfg.EvalEvery == 0 {
+				res.Actor, res.Final, res.BestRound = l.Actor.Clone(), lg.Eval, round
+			}
+		}
 		res.Rounds = append(res.Rounds, lg)
-		if round%20 == 0 || round == cfg.Rounds-1 {
-			fmt.Fprintf(logw, "decc: round %d/%d: %d transitions, reward %.5f, critic %.3g, entropy %.3f, goodput %.3f, latency %.2f, loss %.4f\n",
-				round+1, cfg.Rounds, lg.Transitions, lg.MeanReward, lg.CriticLoss, lg.Entropy, lg.Thr, lg.Lat, lg.Loss)
+		if round%20 == 0 || last {
+			fmt.Fprintf(logw, "decc: round %d/%d: %d transitions, reward %.5f, critic %.3g, entropy %.3f, goodput %.3f, latency %.2f, loss %.4f, eval %.5f\n",
+				round+1, cfg.Rounds, lg.Transitions, lg.MeanReward, lg.CriticLoss, lg.Entropy, lg.Thr, lg.Lat, lg.Loss, lg.Eval)
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(round+1, cfg.Rounds)
 		}
 	}
-	res.Actor = l.Actor.Clone()
 	if res.Final, counts, err = evaluate(&cfg, res.Actor); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(logw, "decc: trained actor: mean reward %.6f (untrained %.6f), greedy actions %v\n", res.Final, res.Initial, counts)
+	fmt.Fprintf(logw, "decc: kept the actor of round %d: mean reward %.6f (untrained %.6f), greedy actions %v\n",
+		res.BestRound+1, res.Final, res.Initial, counts)
 	return res, nil
 }
 
@@ -244,10 +265,10 @@ func evaluate(cfg *Config, actor *nn.Sequential) (float64, [deccmodel.Actions]in
 func (r *Result) Meta() string {
 	c := &r.Config
 	return fmt.Sprintf("DECC teacher actor (%s); %s; seed %d; %d rounds × %d episodes of %g µs, many-to-one %v, many-to-many %v per host, "+
-		"%d hosts at %g Gb/s, buffer %g MB, PFC off; actor lr %g, critic lr %g, batch %d, γ %g, %d steps/round, entropy %g; "+
-		"mean reward untrained %.6f, trained %.6f",
+		"%d hosts at %g Gb/s, buffer %g MB, PFC off; actor lr %g, critic lr %g, batch %d, γ %g, %d steps/round, entropy %g, eval every %d; "+
+		"kept round %d; mean reward untrained %.6f, trained %.6f",
 		deccmodel.ActorShape, Version, c.Seed, c.Rounds, c.Envs, c.EpisodeUs, c.ManyToOne, c.ManyToMany, c.Hosts, c.Gbps,
-		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, r.Initial, r.Final)
+		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, c.EvalEvery, r.BestRound+1, r.Initial, r.Final)
 }
 
 // Teacher returns the teacher's model file (ml/nn format, docs/ml.md §5).
