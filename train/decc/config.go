@@ -50,6 +50,7 @@ type Config struct {
 	Steps     int     `yaml:"steps"`      // gradient steps per round (Table 5 "model update step": 20)
 	Tau       float64 `yaml:"tau"`        // target critic's Polyak rate (decc.md §1.7: 0.01)
 	Entropy   float64 `yaml:"entropy"`    // entropy bonus on standardised advantages (I15)
+	Explore   float64 `yaml:"explore"`    // ε: a uniformly random action with this probability in training (I19)
 	ReplayCap int     `yaml:"replay_cap"` // replay pool (transitions)
 	Warmup    int     `yaml:"warmup"`     // rounds that train the critic only (I16)
 	History   int     `yaml:"history"`    // w (Table 5: 5)
@@ -69,7 +70,7 @@ type Config struct {
 func DefaultConfig() Config {
 	return Config{Seed: 1, Rounds: 600, Envs: 4, Hosts: 16, Gbps: 400, BufferMB: 1, EpisodeUs: 150,
 		ManyToOne: []int{4, 8, 16, 32}, ManyToMany: []int{1, 2}, StaggerUs: 20,
-		ActorLR: 0.001, CriticLR: 0.001, Batch: 192, Gamma: 0.98, Steps: 20, Tau: 0.01, Entropy: 0.02,
+		ActorLR: 0.001, CriticLR: 0.001, Batch: 192, Gamma: 0.98, Steps: 20, Tau: 0.01, Entropy: 0.02, Explore: 0.1,
 		ReplayCap: 100000, Warmup: 5, History: deccmodel.History, AlphaAct: 0.85, EvalEvery: 20}
 }
 
@@ -119,6 +120,8 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("tau = %v out of range (0, 1]", c.Tau)
 	case !(c.Entropy >= 0 && c.Entropy <= 10):
 		return fmt.Errorf("entropy = %v out of range [0, 10]", c.Entropy)
+	case !(c.Explore >= 0 && c.Explore <= 1):
+		return fmt.Errorf("explore = %v out of range [0, 1]", c.Explore)
 	case c.ReplayCap < c.Batch || c.ReplayCap > 1<<24:
 		return fmt.Errorf("replay_cap = %d out of range [batch = %d, %d]", c.ReplayCap, c.Batch, 1<<24)
 	case c.Warmup < 0 || c.Warmup >= c.Rounds:

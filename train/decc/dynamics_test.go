@@ -83,7 +83,7 @@ func TestTrainingDynamicsMatchDeployment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep, err := e.Episode(0, NewPolicy(actor.Clone(), nil))
+	ep, err := e.Episode(0, NewPolicy(actor.Clone(), nil, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ type Policy struct {
 	net *nn.Sequential
 	ws  *nn.Workspace
 	rng *rand.Rand // nil: greedy
+	eps float64    // with rng: a uniform action with this probability (I19)
 	win []float64
 	// per flow: the pending decision's window, critic input and action
 	pend, pendGS [][]float64
@@ -47,9 +48,10 @@ type Policy struct {
 }
 
 // NewPolicy returns the policy of actor (used as is: give each episode its
-// own clone), sampling with rng (nil: greedy).
-func NewPolicy(actor *nn.Sequential, rng *rand.Rand) *Policy {
-	return &Policy{net: actor, ws: actor.NewWorkspace(deccmodel.History), rng: rng, win: make([]float64, WinDim)}
+// own clone), sampling with rng (nil: greedy), a uniformly random action
+// with probability eps (I19).
+func NewPolicy(actor *nn.Sequential, rng *rand.Rand, eps float64) *Policy {
+	return &Policy{net: actor, ws: actor.NewWorkspace(deccmodel.History), rng: rng, eps: eps, win: make([]float64, WinDim)}
 }
 
 // Act implements env.Policy.
@@ -67,7 +69,11 @@ func (p *Policy) Act(flow int, window []float64, out []float64) error {
 	}
 	k := cc.DECCGreedy(z)
 	if p.rng != nil {
-		k = rl.CategoricalSample(p.rng, z)
+		if p.eps > 0 && p.rng.Float64() < p.eps {
+			k = p.rng.IntN(deccmodel.Actions)
+		} else {
+			k = rl.CategoricalSample(p.rng, z)
+		}
 	}
 	p.Entropy += rl.CategoricalEntropy(z)
 	p.Decisions++

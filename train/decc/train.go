@@ -93,7 +93,7 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 			}
 		}
 		res.Rounds = append(res.Rounds, lg)
-		if round%20 == 0 || last {
+		if lg.Evaluated || round == 0 || last {
 			fmt.Fprintf(logw, "decc: round %d/%d: %d transitions, reward %.5f, critic %.3g, entropy %.3f, goodput %.3f, latency %.2f, loss %.4f, eval %.5f\n",
 				round+1, cfg.Rounds, lg.Transitions, lg.MeanReward, lg.CriticLoss, lg.Entropy, lg.Thr, lg.Lat, lg.Loss, lg.Eval)
 		}
@@ -163,7 +163,7 @@ func trainRound(cfg *Config, round int, l *Learner, buf *Replay) (RoundLog, erro
 	frozen := l.Actor.Clone()
 	pols := make([]*Policy, cfg.Envs)
 	for i := range pols {
-		pols[i] = NewPolicy(frozen.Clone(), nn.NewRand(cfg.Seed*7919+uint64(round*cfg.Envs+i)+1))
+		pols[i] = NewPolicy(frozen.Clone(), nn.NewRand(cfg.Seed*7919+uint64(round*cfg.Envs+i)+1), cfg.Explore)
 		pols[i].Record = true
 	}
 	err := parallel(cfg.Workers, cfg.Envs, func(i int) error {
@@ -233,7 +233,7 @@ func evaluate(cfg *Config, actor *nn.Sequential) (float64, [deccmodel.Actions]in
 	pols := make([]*Policy, len(cases))
 	var counts [deccmodel.Actions]int
 	err := parallel(cfg.Workers, len(cases), func(i int) error {
-		pols[i] = NewPolicy(actor.Clone(), nil)
+		pols[i] = NewPolicy(actor.Clone(), nil, 0)
 		ep, err := runEpisode(cfg, cases[i], cfg.episodeSeed(-1, i)^1<<40, pols[i])
 		if err != nil {
 			return err
@@ -265,10 +265,10 @@ func evaluate(cfg *Config, actor *nn.Sequential) (float64, [deccmodel.Actions]in
 func (r *Result) Meta() string {
 	c := &r.Config
 	return fmt.Sprintf("DECC teacher actor (%s); %s; seed %d; %d rounds × %d episodes of %g µs, many-to-one %v, many-to-many %v per host, "+
-		"%d hosts at %g Gb/s, buffer %g MB, PFC off; actor lr %g, critic lr %g, batch %d, γ %g, %d steps/round, entropy %g, eval every %d; "+
+		"%d hosts at %g Gb/s, buffer %g MB, PFC off; actor lr %g, critic lr %g, batch %d, γ %g, %d steps/round, entropy %g, explore %g, eval every %d; "+
 		"kept round %d; mean reward untrained %.6f, trained %.6f",
 		deccmodel.ActorShape, Version, c.Seed, c.Rounds, c.Envs, c.EpisodeUs, c.ManyToOne, c.ManyToMany, c.Hosts, c.Gbps,
-		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, c.EvalEvery, r.BestRound+1, r.Initial, r.Final)
+		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, c.Explore, c.EvalEvery, r.BestRound+1, r.Initial, r.Final)
 }
 
 // Teacher returns the teacher's model file (ml/nn format, docs/ml.md §5).
