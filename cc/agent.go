@@ -302,7 +302,7 @@ func (a *Agent) applyDue(q *fabric.QP, now sim.Time) {
 func init() {
 	Register(&Spec{
 		Name:     "agent",
-		Summary:  "rate set by a policy at every monitoring interval (training environment, docs/env.md); alone: a constant action",
+		Summary:  "rate (mode decc: decc-nn's window) set by a policy at every monitoring interval (training environment, docs/env.md); alone: a constant action",
 		Defaults: func() Params { return AgentDefaults() },
 		Harness:  true,
 		New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {
