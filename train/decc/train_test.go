@@ -2,8 +2,14 @@ package decc
 
 import (
 	"bytes"
+	"flag"
+	"os"
 	"testing"
+
+	"github.com/ccsim/ccsim/cc/deccmodel"
 )
+
+var rebuild = flag.Bool("rebuild", false, "retrain the teacher with the defaults and compare with the shipped one (about 20 minutes on 2 cores)")
 
 // TestQuickDeterministic: the quick configuration trains in a few seconds
 // and gives the same teacher bytes and log with 1 and 2 workers.
@@ -28,5 +34,27 @@ func TestQuickDeterministic(t *testing.T) {
 	}
 	if !bytes.Equal(files[0], files[1]) || !bytes.Equal(logs[0], logs[1]) {
 		t.Errorf("1 and 2 workers differ")
+	}
+}
+
+// `go test ./train/decc -run TestShippedTeacher -rebuild -timeout 60m`
+// retrains with the defaults (2 workers; the bytes do not depend on it)
+// and compares with cc/deccmodel/teacher.bin byte for byte.
+func TestShippedTeacher(t *testing.T) {
+	if !*rebuild {
+		t.Skip("the rebuild takes about 20 minutes: run with -rebuild")
+	}
+	cfg := DefaultConfig()
+	cfg.Workers = 2
+	res, err := Run(cfg, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := res.Teacher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, deccmodel.ShippedTeacherBytes()) {
+		t.Error("the retrained teacher differs from the shipped cc/deccmodel/teacher.bin")
 	}
 }
