@@ -104,8 +104,11 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 	if res.Final, counts, err = evaluate(&cfg, res.Actor); err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(logw, "decc: kept the actor of round %d: mean reward %.6f (untrained %.6f), greedy actions %v\n",
-		res.BestRound+1, res.Final, res.Initial, counts)
+	kept := fmt.Sprintf("the actor of round %d", res.BestRound+1)
+	if res.BestRound < 0 {
+		kept = "the untrained actor (no evaluation beat it)"
+	}
+	fmt.Fprintf(logw, "decc: kept %s: mean reward %.6f (untrained %.6f), greedy actions %v\n", kept, res.Final, res.Initial, counts)
 	return res, nil
 }
 
