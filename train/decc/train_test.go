@@ -9,7 +9,7 @@ import (
 	"github.com/ccsim/ccsim/cc/deccmodel"
 )
 
-var rebuild = flag.Bool("rebuild", false, "retrain the teacher with the defaults and compare with the shipped one (about 20 minutes on 2 cores)")
+var rebuild = flag.Bool("rebuild", false, "retrain the teacher with the defaults and compare with the shipped one (12–15 minutes on 2 cores)")
 
 // TestQuickDeterministic: the quick configuration trains in a few seconds
 // and gives the same teacher bytes and log with 1 and 2 workers.
@@ -42,7 +42,7 @@ func TestQuickDeterministic(t *testing.T) {
 // and compares with cc/deccmodel/teacher.bin byte for byte.
 func TestShippedTeacher(t *testing.T) {
 	if !*rebuild {
-		t.Skip("the rebuild takes about 20 minutes: run with -rebuild")
+		t.Skip("the rebuild takes 12–15 minutes: run with -rebuild")
 	}
 	cfg := DefaultConfig()
 	cfg.Workers = 2
