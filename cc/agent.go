@@ -11,7 +11,7 @@ import (
 // (a plain `ccsim run`) it applies the constant Action at every
 // monitoring boundary.
 type AgentParams struct {
-	Mode         string  `yaml:"mode" doc:"scale: rate ×(1+α·a) for a ≥ 0, ÷(1−α·a) for a < 0 (decc.md §1.5 eq. 2); rate: a is the rate as a fraction of line rate"`
+	Mode         string  `yaml:"mode" doc:"scale: rate ×(1+α·a) for a ≥ 0, ÷(1−α·a) for a < 0 (decc.md §1.5 eq. 2); rate: a is the rate as a fraction of line rate; decc: decc-nn's window rule (cwnd by eq. 2, pacing cwnd / mean RTT; docs/env.md §2)"`
 	Alpha        float64 `yaml:"alpha" doc:"α of the scale mode (decc.md Table 5: 0.85)"`
 	InitRate     float64 `yaml:"init_rate" doc:"rate at flow start, fraction of line rate"`
 	MinRate      float64 `yaml:"min_rate" doc:"rate floor, fraction of line rate"`
@@ -19,20 +19,25 @@ type AgentParams struct {
 	MinPackets   float64 `yaml:"min_packets" doc:"the interval lasts at least this many full packets at the current rate"`
 	WindowBDPs   float64 `yaml:"window_bdps" doc:"in-flight cap: rate × path base RTT × this (0 = no window)"`
 	Action       float64 `yaml:"action" doc:"constant action applied when no controller is attached"`
+	CwndMin      float64 `yaml:"cwnd_min" doc:"decc mode: smallest window in full packets (decc-nn's cwnd_min)"`
+	CwndMax      float64 `yaml:"cwnd_max" doc:"decc mode: largest window in path BDPs (decc-nn's cwnd_max)"`
+	InitCwnd     float64 `yaml:"init_cwnd" doc:"decc mode: window at flow start in path BDPs (decc-nn's init_cwnd)"`
 }
 
 // AgentDefaults: scale mode with DECC's α = 0.85, start at line rate, floor
 // 0.1 % of line rate, one base RTT and at least two packets per interval,
-// no window, constant action 0 (keep the rate).
+// no window, constant action 0 (keep the rate); for the decc mode decc-nn's
+// window limits (1 packet to 4 BDPs, starting at 1 BDP).
 func AgentDefaults() *AgentParams {
-	return &AgentParams{Mode: "scale", Alpha: 0.85, InitRate: 1, MinRate: 0.001, IntervalRTTs: 1, MinPackets: 2}
+	return &AgentParams{Mode: "scale", Alpha: 0.85, InitRate: 1, MinRate: 0.001, IntervalRTTs: 1, MinPackets: 2,
+		CwndMin: 1, CwndMax: 4, InitCwnd: 1}
 }
 
 // Validate checks every field's range.
 func (p *AgentParams) Validate() error {
 	switch {
-	case p.Mode != "scale" && p.Mode != "rate":
-		return rangeErrS("mode", p.Mode, "scale, rate")
+	case p.Mode != "scale" && p.Mode != "rate" && p.Mode != "decc":
+		return rangeErrS("mode", p.Mode, "scale, rate, decc")
 	case !(p.Alpha > 0 && p.Alpha <= 1.9):
 		return rangeErr("alpha", p.Alpha, "0 (exclusive)", "1.9")
 	case !(p.MinRate > 0 && p.MinRate <= 1):
@@ -47,6 +52,12 @@ func (p *AgentParams) Validate() error {
 		return rangeErr("window_bdps", p.WindowBDPs, "0", "1e4")
 	case !(p.Action >= -1 && p.Action <= 1):
 		return rangeErr("action", p.Action, "-1", "1")
+	case !(p.CwndMin >= 1 && p.CwndMin <= 1e6):
+		return rangeErr("cwnd_min", p.CwndMin, "1", "1e6")
+	case !(p.CwndMax > 0 && p.CwndMax <= 1e4):
+		return rangeErr("cwnd_max", p.CwndMax, "0 (exclusive)", "1e4")
+	case !(p.InitCwnd > 0 && p.InitCwnd <= p.CwndMax):
+		return rangeErr("init_cwnd", p.InitCwnd, "0 (exclusive)", "cwnd_max")
 	}
 	return nil
 }
@@ -94,8 +105,12 @@ type Agent struct {
 	Interval sim.Time
 	// Boundaries counts the intervals closed so far.
 	Boundaries int64
-	finished   bool
-	minBps     int64
+	// Cwnd (bytes) and RTTAvg (ps, the mean RTT of the latest interval
+	// with an ACK) are the decc mode's window and pacing RTT.
+	Cwnd, RTTAvg float64
+	lo, hi       float64 // decc mode: window limits in bytes
+	finished     bool
+	minBps       int64
 	// pending actions (Schedule), a FIFO ring: due times and values
 	pendAt  []sim.Time
 	pendAct []float64
@@ -114,8 +129,21 @@ func NewAgent(p *AgentParams, flow int, ctrl AgentController) *Agent {
 	return &Agent{P: p, Flow: flow, Ctrl: ctrl}
 }
 
-// Start sets the initial rate and the first interval.
+// Start sets the initial rate and the first interval. In decc mode it is
+// decc-nn's start (cc.DECC.Start): the window init_cwnd path BDPs within
+// the limits, the pacing rate from it over the path base RTT, and no
+// action before the first boundary.
 func (a *Agent) Start(q *fabric.QP, now sim.Time) {
+	if a.P.Mode == "decc" {
+		bdp := float64(q.LineRateBps) / 8 * q.PathBaseRTT.Seconds()
+		a.lo = a.P.CwndMin * float64(q.PayloadBytes())
+		a.hi = max(a.P.CwndMax*bdp, a.lo)
+		a.Cwnd = min(max(a.P.InitCwnd*bdp, a.lo), a.hi)
+		a.RTTAvg = float64(q.PathBaseRTT)
+		a.enforceDECC(q)
+		a.restart(q, now)
+		return
+	}
 	a.minBps = max(1, int64(a.P.MinRate*float64(q.LineRateBps)))
 	q.SetRate(max(a.minBps, int64(a.P.InitRate*float64(q.LineRateBps))))
 	a.setWindow(q)
@@ -168,6 +196,11 @@ func (a *Agent) OnTimer(q *fabric.QP, id int, now sim.Time) {
 		return
 	}
 	a.Boundaries++
+	if a.P.Mode == "decc" && a.C.RTTN > 0 {
+		// decc-nn's RTT_avg: the mean RTT of the latest MTP with an ACK
+		// (cc.DECC.Observe), known before the action applies
+		a.RTTAvg = float64(a.C.RTTSum) / float64(a.C.RTTN)
+	}
 	if a.Ctrl != nil {
 		a.Ctrl.AgentBoundary(a, q, now)
 	} else {
@@ -182,9 +215,18 @@ func (a *Agent) OnSend(q *fabric.QP, size int, now sim.Time) {}
 // Apply sets the rate from action x (clamped to [-1, 1]) now: in scale
 // mode rate ×(1 + αx) for x ≥ 0 and ÷(1 − αx) for x < 0 (decc.md §1.5 eq.
 // 2, applied to the rate), in rate mode rate = x × line rate; the result is
-// clamped to [min_rate, 1] × line rate. The window, if any, follows.
+// clamped to [min_rate, 1] × line rate. The window, if any, follows. In
+// decc mode the window takes the action (cc.DECCCwnd, eq. 2, clamped to
+// [cwnd_min, cwnd_max]) and the rate follows it (cc.DECCPacing over
+// RTTAvg): decc-nn's cc.DECC.Apply through the same functions
+// (docs/algorithms/decc.md I9, I13).
 func (a *Agent) Apply(q *fabric.QP, x float64) {
 	x = min(max(x, -1), 1)
+	if a.P.Mode == "decc" {
+		a.Cwnd = DECCCwnd(a.Cwnd, x, a.P.Alpha, a.lo, a.hi)
+		a.enforceDECC(q)
+		return
+	}
 	line := float64(q.LineRateBps)
 	var r float64
 	if a.P.Mode == "rate" {
@@ -197,6 +239,13 @@ func (a *Agent) Apply(q *fabric.QP, x float64) {
 	bps := int64(min(r, line))
 	q.SetRate(max(bps, a.minBps))
 	a.setWindow(q)
+}
+
+// enforceDECC is decc-nn's cc.DECC.enforce: the window as the in-flight
+// cap, the pacing rate window / RTTAvg capped at line rate.
+func (a *Agent) enforceDECC(q *fabric.QP) {
+	q.SetWindow(max(int64(a.Cwnd), 1))
+	q.SetRate(DECCPacing(a.Cwnd, a.RTTAvg, q.LineRateBps))
 }
 
 // setWindow caps bytes in flight at rate × path base RTT × window_bdps
@@ -253,7 +302,7 @@ func (a *Agent) applyDue(q *fabric.QP, now sim.Time) {
 func init() {
 	Register(&Spec{
 		Name:     "agent",
-		Summary:  "rate set by a policy at every monitoring interval (training environment, docs/env.md); alone: a constant action",
+		Summary:  "rate (mode decc: decc-nn's window) set by a policy at every monitoring interval (training environment, docs/env.md); alone: a constant action",
 		Defaults: func() Params { return AgentDefaults() },
 		Harness:  true,
 		New: func(p Params) (func(*fabric.QP) fabric.Algorithm, fabric.Requirements) {

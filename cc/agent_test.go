@@ -20,7 +20,7 @@ func TestAgentParamsErrors(t *testing.T) {
 		set  func(p *cc.AgentParams)
 		want string
 	}{
-		{func(p *cc.AgentParams) { p.Mode = "window" }, `mode = "window": allowed values scale, rate`},
+		{func(p *cc.AgentParams) { p.Mode = "window" }, `mode = "window": allowed values scale, rate, decc`},
 		{func(p *cc.AgentParams) { p.Alpha = 0 }, "alpha = 0 out of range"},
 		{func(p *cc.AgentParams) { p.MinRate = 0 }, "min_rate = 0 out of range"},
 		{func(p *cc.AgentParams) { p.InitRate = 0.0001 }, "init_rate = 0.0001 out of range [min_rate, 1]"},
@@ -28,6 +28,9 @@ func TestAgentParamsErrors(t *testing.T) {
 		{func(p *cc.AgentParams) { p.MinPackets = 2e6 }, "min_packets = 2e+06 out of range [0, 1e6]"},
 		{func(p *cc.AgentParams) { p.WindowBDPs = -1 }, "window_bdps = -1"},
 		{func(p *cc.AgentParams) { p.Action = 2 }, "action = 2 out of range [-1, 1]"},
+		{func(p *cc.AgentParams) { p.CwndMin = 0.5 }, "cwnd_min = 0.5 out of range [1, 1e6]"},
+		{func(p *cc.AgentParams) { p.CwndMax = 0 }, "cwnd_max = 0 out of range"},
+		{func(p *cc.AgentParams) { p.InitCwnd = 5 }, "init_cwnd = 5 out of range [0 (exclusive), cwnd_max]"},
 	} {
 		p := cc.AgentDefaults()
 		c.set(p)
@@ -87,5 +90,28 @@ func TestAgentStandAlone(t *testing.T) {
 	}
 	if win.Finish <= line.Finish {
 		t.Errorf("half-BDP window finished at %v, unlimited at %v", win.Finish, line.Finish)
+	}
+}
+
+// In decc mode the stand-alone agent is decc-nn with a constant action
+// (docs/env.md §2): a = 0 keeps the window at its initial path BDP, a =
+// −0.5 shrinks it by 1 − 0.85·(−0.5) = 1.425 per MTP to one packet, a =
+// 0.5 grows it to 4 BDPs; the pacing rate is window / mean RTT.
+func TestAgentDECCMode(t *testing.T) {
+	keep := agentRun(t, "{mode: decc}")
+	bdp := int64(100e9 / 8 * keep.PathBaseRTT.Seconds())
+	if keep.WindowBytes != bdp || !keep.Done {
+		t.Errorf("a = 0: window %d, want the path BDP %d; done %v", keep.WindowBytes, bdp, keep.Done)
+	}
+	down := agentRun(t, "{mode: decc, action: -0.5}")
+	if down.WindowBytes != 1000 {
+		t.Errorf("a = −0.5: window %d, want one 1,000-B packet", down.WindowBytes)
+	}
+	up := agentRun(t, "{mode: decc, action: 0.5, cwnd_max: 2}")
+	if want := int64(2 * 100e9 / 8 * up.PathBaseRTT.Seconds()); up.WindowBytes != want {
+		t.Errorf("a = 0.5, cwnd_max 2: window %d, want %d", up.WindowBytes, want)
+	}
+	if up.RateBps != 100e9 {
+		t.Errorf("a = 0.5: rate %d, want the line rate (2 BDPs over any RTT below 2 base RTTs)", up.RateBps)
 	}
 }

@@ -26,7 +26,7 @@ type DECCParams struct {
 	CwndMin       float64 `yaml:"cwnd_min" doc:"smallest window in full packets (decc.md §1.3: 1 MTU)"`
 	CwndMax       float64 `yaml:"cwnd_max" doc:"largest window in path BDPs (decc.md §1.3: 4 × line rate × base RTT)"`
 	InitCwnd      float64 `yaml:"init_cwnd" doc:"window at flow start in path BDPs (unspecified; 1: start at line rate)"`
-	Model         string  `yaml:"model" doc:"model file: decc-nn the teacher actor (cc/deccmodel shape; docs/ml.md §5; required: no trained model is shipped yet), decc-binary the packed int4 network (docs/compress.md §5), decc the trees (CatBoost JSON, docs/gbdt.md); empty for decc-binary and decc: the embedded students"`
+	Model         string  `yaml:"model" doc:"model file: decc-nn the teacher actor (cc/deccmodel shape; docs/ml.md §5), decc-binary the packed int4 network (docs/compress.md §5), decc the trees (CatBoost JSON, docs/gbdt.md); empty: the shipped model (ccsim train decc)"`
 	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; Table 3 readings: 458000 decc-nn, 17000 decc-binary, 1530 decc)"`
 	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
 	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
@@ -61,7 +61,7 @@ func (p *DECCParams) SetRecorder(r DECCRecorder) { p.record = r }
 
 // DECCDefaults: Table 5's α = 0.85 and w = 5, an MTP of one base RTT and
 // at least two packets, windows of 1 packet to 4 BDPs starting at 1 BDP,
-// no decision latency, and no model (required).
+// no decision latency, and the shipped teacher (an empty model).
 func DECCDefaults() *DECCParams {
 	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1,
 		DecisionQueue: "delay", DecisionCores: 1}
@@ -91,8 +91,6 @@ func (p *DECCParams) Validate() error {
 		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
 	case p.DecisionCores < 0 || p.DecisionCores > 1024:
 		return rangeErr("decision_cores", p.DecisionCores, "0", "1024")
-	case p.Model == "" && p.kind == deccNN:
-		return fmt.Errorf("model is empty: decc-nn needs a teacher actor model file (no trained DECC model is shipped yet; docs/algorithms/decc.md §6)")
 	}
 	if p.loaded && p.modelFrom == p.Model {
 		return nil
@@ -100,7 +98,11 @@ func (p *DECCParams) Validate() error {
 	if p.kind != deccNN {
 		return p.loadStudent() // decc-binary, decc: decc_binary.go, decc_tree.go
 	}
-	m, _, err := deccmodel.LoadActorFile(p.Model)
+	load := func(string) (*nn.Sequential, string, error) { return deccmodel.Shipped() } // empty: the shipped teacher
+	if p.Model != "" {
+		load = deccmodel.LoadActorFile
+	}
+	m, _, err := load(p.Model)
 	if err != nil {
 		return fmt.Errorf("model: %v", err)
 	}
@@ -444,10 +446,8 @@ func init() {
 	Register(&Spec{
 		Name: "decc-nn",
 		Summary: "DECC (paper 000) with its teacher network: 5→128→64→32→LSTM 32→16→11 actor over 5 MTPs of (thr, lat, loss, in-flight, rate), " +
-			"argmax of 11 actions in [−0.5, 0.5], cwnd ×/÷(1 + 0.85|a|) every base RTT, pacing cwnd / mean RTT; " +
-			"a harness until a trained model is shipped (params.decc-nn.model required)",
+			"argmax of 11 actions in [−0.5, 0.5], cwnd ×/÷(1 + 0.85|a|) every base RTT, pacing cwnd / mean RTT; the shipped teacher (ccsim train decc)",
 		Defaults: func() Params { return DECCDefaults() },
-		Harness:  true,
 		New:      deccNew,
 	})
 }

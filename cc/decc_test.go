@@ -119,7 +119,6 @@ func TestDECCParamsErrors(t *testing.T) {
 		{func(p *cc.DECCParams) { p.DecisionNs = -1 }, "decision_ns"},
 		{func(p *cc.DECCParams) { p.DecisionQueue = "fifo" }, `decision_queue = "fifo": allowed values delay, wait, skip`},
 		{func(p *cc.DECCParams) { p.DecisionCores = -1 }, "decision_cores = -1 out of range [0, 1024]"},
-		{func(p *cc.DECCParams) { p.Model = "" }, "model is empty"},
 		{func(p *cc.DECCParams) { p.Model = wrong }, "model: " + wrong},
 		{func(p *cc.DECCParams) { p.Model = good + ".missing" }, "model: "},
 	}
@@ -143,8 +142,13 @@ func TestDECCParamsErrors(t *testing.T) {
 	if err := p.Validate(); err != nil || p.Policy() != net {
 		t.Errorf("SetPolicy: %v", err)
 	}
-	// a harness until a model is shipped: listed, not compared
-	if s, err := cc.Lookup("decc-nn"); err != nil || !s.Harness || slices.Contains(cc.Compared(), "decc-nn") {
+	// an empty model is the shipped teacher; decc-nn is then compared
+	p = cc.DECCDefaults()
+	shipped, _, serr := deccmodel.Shipped()
+	if err := p.Validate(); err != nil || serr != nil || p.Policy() != shipped || shipped == nil {
+		t.Errorf("empty model: %v, %v; policy %p, want the shipped teacher %p", err, serr, p.Policy(), shipped)
+	}
+	if s, err := cc.Lookup("decc-nn"); err != nil || s.Harness || !slices.Contains(cc.Compared(), "decc-nn") {
 		t.Errorf("decc-nn: %v, harness %v, compared %v", err, s != nil && s.Harness, cc.Compared())
 	}
 }

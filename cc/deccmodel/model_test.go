@@ -62,3 +62,29 @@ func TestActorShape(t *testing.T) {
 		t.Errorf("wrong file: err = %v, want the path named", err)
 	}
 }
+
+// TestShippedTeacher: the embedded teacher decodes into the actor's shape
+// once (the same network on every call), its meta text names the trainer's
+// version and the default seed, and ShippedTeacherBytes is a copy.
+func TestShippedTeacher(t *testing.T) {
+	m, meta, err := Shipped()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.InSize() != Features || m.OutSize() != Actions || m.NumParams() != NewActor().NumParams() {
+		t.Errorf("shipped teacher %v: not the actor's shape", m)
+	}
+	if m2, _, _ := Shipped(); m2 != m {
+		t.Error("Shipped decoded twice")
+	}
+	for _, w := range []string{"DECC teacher actor", "decc-train/", "seed 1;"} {
+		if !strings.Contains(meta, w) {
+			t.Errorf("meta %q does not contain %q", meta, w)
+		}
+	}
+	b := ShippedTeacherBytes()
+	b[0] ^= 0xff
+	if c := ShippedTeacherBytes(); c[0] == b[0] {
+		t.Error("ShippedTeacherBytes returns the embedded slice itself")
+	}
+}

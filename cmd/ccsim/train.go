@@ -12,19 +12,21 @@ import (
 func trainCmd() *cobra.Command {
 	c := &cobra.Command{
 		Use:   "train MODEL",
-		Short: "train a learned controller and write its model files (MODEL: pidnn, adpg, spine, aurora)",
+		Short: "train a learned controller and write its model files (MODEL: pidnn, adpg, spine, aurora, decc)",
 		Long: "Each MODEL trains in process over the simulator, seeded, and writes its model files and a train.json log;\n" +
 			"with the default seed (and any --workers) the files equal the shipped ones embedded in the binary\n" +
 			"(cc/<MODEL>model), which a test rebuilds byte for byte. `ccsim train MODEL --help` lists each one's knobs.\n" +
 			"  pidnn  paper 001's LSTM RTT predictor and PID gains (docs/algorithms/pidnn.md §9)\n" +
 			"  adpg   ADPG, the RL-CC of NVlabs/RLCC: a 12-12 policy trained with its analytic policy gradient (docs/algorithms/adpg.md)\n" +
 			"  spine  SPINE (sys-netai/spine-open-source): its per-ACK window executor's four parameters set by a TD3 actor (docs/algorithms/spine.md)\n" +
-			"  aurora Aurora (PCCproject/PCC-RL): a 32-16 tanh policy trained with PPO on single-bottleneck episodes (docs/algorithms/aurora.md)",
+			"  aurora Aurora (PCCproject/PCC-RL): a 32-16 tanh policy trained with PPO on single-bottleneck episodes (docs/algorithms/aurora.md)\n" +
+			"  decc   DECC (paper 000): the teacher actor, a multi-agent actor-critic over lossy many-to-one/many-to-many runs (docs/algorithms/decc.md §10)",
 	}
 	c.AddCommand(trainPIDNNCmd())
 	c.AddCommand(trainADPGCmd())
 	c.AddCommand(trainAuroraCmd())
 	c.AddCommand(trainSpineCmd())
+	c.AddCommand(trainDECCCmd())
 	return c
 }
 

@@ -70,6 +70,7 @@ var layers = map[string]int{
 	"experiment/papers/wrcc":   7,
 	"experiment/papers/pidnn":  7,
 	"train/aurora":             7, // Aurora's trainer (docs/algorithms/aurora.md)
+	"train/decc":               7, // DECC's teacher trainer (docs/algorithms/decc.md §10)
 	"experiment/papers":        8,
 	// the command
 	"cmd/ccsim": 9,
