@@ -448,6 +448,7 @@ func init() {
 		Summary: "DECC (paper 000) with its teacher network: 5→128→64→32→LSTM 32→16→11 actor over 5 MTPs of (thr, lat, loss, in-flight, rate), " +
 			"argmax of 11 actions in [−0.5, 0.5], cwnd ×/÷(1 + 0.85|a|) every base RTT, pacing cwnd / mean RTT; the shipped teacher (ccsim train decc)",
 		Defaults: func() Params { return DECCDefaults() },
+		Variant:  true,
 		New:      deccNew,
 	})
 }

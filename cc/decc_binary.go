@@ -41,9 +41,9 @@ func init() {
 	Register(&Spec{
 		Name: "decc-binary",
 		Summary: "DECC (paper 000) with its compressed network: the teacher pruned to 65 % and quantised to 4 bits, fine-tuned by distillation " +
-			"(docs/compress.md), greedy over its 11 logits, decc-nn's MTP loop; a harness until students of a trained teacher are shipped",
+			"(docs/compress.md), greedy over its 11 logits, decc-nn's MTP loop; the shipped network (ccsim train decc)",
 		Defaults: func() Params { return DECCBinaryDefaults() },
-		Harness:  true,
+		Variant:  true,
 		New:      deccNew,
 	})
 }

@@ -142,13 +142,14 @@ func TestDECCParamsErrors(t *testing.T) {
 	if err := p.Validate(); err != nil || p.Policy() != net {
 		t.Errorf("SetPolicy: %v", err)
 	}
-	// an empty model is the shipped teacher; decc-nn is then compared
+	// an empty model is the shipped teacher; decc-nn is an ablation
+	// variant: a full algorithm left out of the default comparison
 	p = cc.DECCDefaults()
 	shipped, _, serr := deccmodel.Shipped()
 	if err := p.Validate(); err != nil || serr != nil || p.Policy() != shipped || shipped == nil {
 		t.Errorf("empty model: %v, %v; policy %p, want the shipped teacher %p", err, serr, p.Policy(), shipped)
 	}
-	if s, err := cc.Lookup("decc-nn"); err != nil || s.Harness || !slices.Contains(cc.Compared(), "decc-nn") {
+	if s, err := cc.Lookup("decc-nn"); err != nil || s.Harness || !s.Variant || slices.Contains(cc.Compared(), "decc-nn") {
 		t.Errorf("decc-nn: %v, harness %v, compared %v", err, s != nil && s.Harness, cc.Compared())
 	}
 }

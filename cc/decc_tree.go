@@ -80,9 +80,8 @@ func init() {
 		Name: "decc",
 		Summary: "DECC (paper 000) as deployed: oblivious trees distilled from the teacher (RMSE boosting, rate 0.02; docs/gbdt.md) over 5 MTPs of " +
 			"(thr, lat, loss, in-flight, rate), their scalar action rounded to the nearest of 11 levels, decc-nn's MTP loop; " +
-			"a harness until students of a trained teacher are shipped",
+			"the shipped trees (ccsim train decc)",
 		Defaults: func() Params { return DECCTreeDefaults() },
-		Harness:  true,
 		New:      deccNew,
 	})
 }

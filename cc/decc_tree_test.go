@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,16 +121,17 @@ func TestDECCTreesScenario(t *testing.T) {
 	}
 }
 
-// TestDECCStudentParams: decc-binary and decc are registered harnesses
-// whose defaults load the embedded students; their model files are checked
+// TestDECCStudentParams: decc (DECC as deployed: in the default
+// comparison) and decc-binary (an ablation variant: not) are registered,
+// and their defaults load the shipped students; their model files are checked
 // (a teacher file is not a packed network, a packed network is not trees),
 // errors name the field and the path; decc refuses a history the trees do
 // not read, naming history.
 func TestDECCStudentParams(t *testing.T) {
 	for _, name := range []string{"decc-binary", "decc"} {
 		s, err := cc.Lookup(name)
-		if err != nil || !s.Harness {
-			t.Fatalf("%s: %v, harness %v", name, err, s != nil && s.Harness)
+		if err != nil || s.Harness || s.Variant != (name == "decc-binary") || slices.Contains(cc.Compared(), name) != (name == "decc") {
+			t.Fatalf("%s: %v, harness %v, variant %v, compared %v", name, err, s != nil && s.Harness, s != nil && s.Variant, cc.Compared())
 		}
 		p := s.Defaults().(*cc.DECCParams)
 		if err := p.Validate(); err != nil {

@@ -44,6 +44,12 @@ type Spec struct {
 	// algorithm (e.g. agent, whose rate a policy sets: docs/env.md): it
 	// runs when named, but the default comparison (Compared) leaves it out.
 	Harness bool
+	// Variant marks a variant of another algorithm kept for its paper's
+	// ablation (decc-nn and decc-binary beside decc, DECC as deployed): a
+	// full algorithm, run when named, left out of the default comparison
+	// so that the comparison shows each mechanism once (and the DNN's
+	// ~100 µs decisions do not dominate its time).
+	Variant bool
 }
 
 var registry = map[string]*Spec{}
@@ -127,7 +133,7 @@ func Names() []string {
 func Compared() []string {
 	var ns []string
 	for _, n := range Names() {
-		if !registry[n].Harness {
+		if !registry[n].Harness && !registry[n].Variant {
 			ns = append(ns, n)
 		}
 	}

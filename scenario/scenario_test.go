@@ -117,8 +117,11 @@ func TestDefault(t *testing.T) {
 	}
 	// agent is a training harness (docs/env.md): registered, runnable when
 	// named, but not one of the default comparison's algorithms.
-	if !slices.Contains(cc.Names(), "agent") || slices.Contains(s.CC, "agent") || !slices.Contains(s.CC, "decc-nn") || len(s.CC) != len(cc.Names())-1 {
-		t.Errorf("Default().CC = %v: want every registered algorithm but agent (%v)", s.CC, cc.Names())
+	// decc-nn and decc-binary are DECC's ablation variants: decc (DECC as
+	// deployed) stands for the mechanism.
+	if !slices.Contains(cc.Names(), "agent") || slices.Contains(s.CC, "agent") || !slices.Contains(s.CC, "decc") ||
+		slices.Contains(s.CC, "decc-nn") || slices.Contains(s.CC, "decc-binary") || len(s.CC) != len(cc.Names())-3 {
+		t.Errorf("Default().CC = %v: want every registered algorithm but agent, decc-nn and decc-binary (%v)", s.CC, cc.Names())
 	}
 	for _, n := range cc.Compared() {
 		if s.ParamsOf(n) == nil {

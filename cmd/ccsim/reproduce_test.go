@@ -43,7 +43,7 @@ func TestReproduceErrors(t *testing.T) {
 		want string
 	}{
 		{[]string{"nope"}, `unknown paper "nope" (known: dcon, dcqcn-p`},
-		{[]string{"decc", "e1", "--scale", "quick"}, `paper decc has no experiment "e1" (experiments: e4, e5, e6, e7)`},
+		{[]string{"decc", "e10", "--scale", "quick"}, `paper decc has no experiment "e10" (experiments: e1, e2, e3, e4, e5, e6, e7, e8, e9)`},
 		{[]string{"dcqcn-p", "e9", "--scale", "quick"}, `paper dcqcn-p has no experiment "e9" (experiments: e1, e2, e3, e3floor)`},
 		{[]string{"dcqcn-p", "--scale", "huge"}, `--scale = "huge": allowed values quick, paper`},
 	} {

@@ -362,7 +362,14 @@ func listCmd() *cobra.Command {
 			w := cmd.OutOrStdout()
 			for _, name := range cc.Names() {
 				spec, _ := cc.Lookup(name)
-				fmt.Fprintf(w, "%s — %s\n", name, spec.Summary)
+				tag := ""
+				switch {
+				case spec.Harness:
+					tag = " [training harness: not in the default comparison]"
+				case spec.Variant:
+					tag = " [ablation variant: not in the default comparison]"
+				}
+				fmt.Fprintf(w, "%s — %s%s\n", name, spec.Summary, tag)
 				for _, p := range cc.Describe(spec.Defaults()) {
 					unit := ""
 					if p.Unit != "" {
