@@ -9,7 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/ccsim/ccsim/cc/deccmodel"
+	"github.com/ccsim/ccsim/ml/nn"
 	decctrain "github.com/ccsim/ccsim/train/decc"
+	"github.com/ccsim/ccsim/train/deccpost"
 )
 
 // DECC's model directory (what `ccsim train decc` writes; cc/deccmodel
@@ -20,12 +23,12 @@ const (
 )
 
 // trainDECCCmd is `ccsim train decc`: DECC's teacher trained in process
-// (docs/algorithms/decc.md §10). It is a chain of stages; the teacher is
-// the first (deccTeacherStage), the compression and distillation stages
-// follow it.
+// (docs/algorithms/decc.md §10), then its students: the compressed network
+// and the distilled trees (deccStudentsStage, §11). --teacher starts from a
+// teacher file and runs the students' stage alone.
 func trainDECCCmd() *cobra.Command {
 	cfg := decctrain.DefaultConfig()
-	var out, config string
+	var out, config, teacherFile string
 	var quick bool
 	c := &cobra.Command{
 		Use:   "decc [--config FILE] [--out DIR] [--seed N] [--quick] [--workers N] [--rounds N]",
@@ -34,9 +37,11 @@ func trainDECCCmd() *cobra.Command {
 			"(4–32 flows) and many-to-many (1–2 flows per host), every flow an agent that applies decc-nn's window rules;\n" +
 			"the shared categorical actor samples its actions, a centralised critic over Table 1's global state learns\n" +
 			"Q, and the actor follows eq. 10's policy gradient (docs/algorithms/decc.md §10). Writes teacher.bin and\n" +
-			"teacher-train.csv; with the default configuration and seed the teacher equals the shipped\n" +
-			"cc/deccmodel/teacher.bin for any --workers. --config reads a YAML file of the configuration's fields\n" +
-			"(train/decc.Config's yaml names) over the defaults.",
+			"teacher-train.csv; then compresses the teacher (65 % pruned, 4 bits, fine-tuned) and distils it into\n" +
+			"oblivious trees, writing binary.bin, trees.json and students.json (§11). With the default\n" +
+			"configuration and seed the four model files equal the shipped cc/deccmodel files for any --workers.\n" +
+			"--config reads a YAML file of the teacher configuration's fields (train/decc.Config's yaml names) over\n" +
+			"the defaults; --teacher FILE skips the teacher's training and makes the students of FILE.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
@@ -62,15 +67,42 @@ func trainDECCCmd() *cobra.Command {
 			}
 			w := cmd.OutOrStdout()
 			t0 := time.Now()
-			if _, err := deccTeacherStage(cfg, out, w); err != nil {
+			post := deccpost.DefaultConfig()
+			if quick {
+				post = deccpost.QuickConfig()
+			}
+			if f.Changed("seed") {
+				post.Seed = cfg.Seed
+			}
+			var teacher *nn.Sequential
+			if teacherFile != "" {
+				m, _, err := deccmodel.LoadActorFile(teacherFile)
+				if err != nil {
+					return fmt.Errorf("--teacher: %w", err)
+				}
+				teacher = m
+			} else {
+				res, err := deccTeacherStage(cfg, out, w)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "wrote %s/{%s,%s} in %s\n", out, deccTeacherFile, deccTeacherLog, time.Since(t0).Round(time.Second))
+				teacher = res.Actor
+			}
+			t1 := time.Now()
+			rep, err := deccStudentsStage(teacher, post, out, w)
+			if err != nil {
 				return err
 			}
-			fmt.Fprintf(w, "wrote %s/{%s,%s} in %s\n", out, deccTeacherFile, deccTeacherLog, time.Since(t0).Round(time.Second))
+			fmt.Fprintf(w, "wrote %s/{%s,%s,%s} in %s: compressed network %.2f %% sparse, output discrepancy %.2f %%, agreement %.2f %%; %d trees agree with it on %.2f %%\n",
+				out, deccmodel.BinaryFile, deccmodel.TreesFile, deccmodel.ReportFile, time.Since(t1).Round(time.Second),
+				100*rep.Compression.Sparsity, 100*rep.Compression.Discrepancy, 100*rep.Compression.Agreement, rep.Trees.Trees, 100*rep.Trees.Agreement)
 			return nil
 		},
 	}
 	f := c.Flags()
 	f.StringVar(&config, "config", "", "YAML configuration file (train/decc.Config fields over the defaults)")
+	f.StringVar(&teacherFile, "teacher", "", "a teacher model file: skip the teacher's training, make its students")
 	f.StringVar(&out, "out", "decc-model", "output directory")
 	f.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "random seed (initialisation, sampling, batches, simulations)")
 	f.BoolVar(&quick, "quick", false, "a short run (the tests' set-up, seconds); --seed, --rounds and --workers still apply")
@@ -104,4 +136,18 @@ func deccTeacherStage(cfg decctrain.Config, dir string, w io.Writer) (*decctrain
 		return nil, err
 	}
 	return res, nil
+}
+
+// deccStudentsStage compresses and distils teacher with cfg (train/deccpost;
+// docs/algorithms/decc.md §11), a line on w per phase, and writes
+// binary.bin, trees.json and students.json into dir.
+func deccStudentsStage(teacher *nn.Sequential, cfg deccpost.Config, dir string, w io.Writer) (*deccpost.Report, error) {
+	last := ""
+	cfg.Progress = func(phase string, done, total int) {
+		if phase != last {
+			fmt.Fprintf(w, "train decc: students: %s\n", phase)
+			last = phase
+		}
+	}
+	return deccpost.Run(teacher, cfg, dir)
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsim/ccsim/cc/deccmodel"
 	decctrain "github.com/ccsim/ccsim/train/decc"
 )
 
@@ -22,11 +23,14 @@ func runTrainDECC(t *testing.T, args ...string) (string, error) {
 	return out.String(), err
 }
 
-// `ccsim train decc --quick` writes the trainer's teacher and log, the
-// same bytes with 1 and 2 workers; --config overrides fields and a bad
-// value or an unknown field is refused with its name.
+// `ccsim train decc --quick` writes the trainer's teacher and log and the
+// students of that teacher (deccpost's quick stage), the same bytes with 1
+// and 2 workers; --teacher makes the same students from the teacher file
+// alone; --config overrides fields and a bad value or an unknown field is
+// refused with its name.
 func TestTrainDECCQuick(t *testing.T) {
-	var teachers [2][]byte
+	var teachers, students [2][]byte
+	var dirs [2]string
 	for w := range 2 {
 		dir := t.TempDir()
 		out, err := runTrainDECC(t, "--quick", "--workers", []string{"1", "2"}[w], "--out", dir)
@@ -39,6 +43,14 @@ func TestTrainDECCQuick(t *testing.T) {
 		if teachers[w], err = os.ReadFile(filepath.Join(dir, deccTeacherFile)); err != nil {
 			t.Fatal(err)
 		}
+		for _, name := range []string{deccmodel.BinaryFile, deccmodel.TreesFile, deccmodel.ReportFile} {
+			b, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			students[w] = append(students[w], b...)
+		}
+		dirs[w] = dir
 		if w == 0 {
 			res, err := decctrain.Run(decctrain.QuickConfig(), nil)
 			if err != nil {
@@ -51,8 +63,23 @@ func TestTrainDECCQuick(t *testing.T) {
 			}
 		}
 	}
-	if !bytes.Equal(teachers[0], teachers[1]) {
-		t.Errorf("--workers 1 and 2 wrote different teachers")
+	if !bytes.Equal(teachers[0], teachers[1]) || !bytes.Equal(students[0], students[1]) {
+		t.Errorf("--workers 1 and 2 wrote different teachers or students")
+	}
+	only := t.TempDir()
+	if _, err := runTrainDECC(t, "--quick", "--teacher", filepath.Join(dirs[0], deccTeacherFile), "--out", only); err != nil {
+		t.Fatal(err)
+	}
+	var again []byte
+	for _, name := range []string{deccmodel.BinaryFile, deccmodel.TreesFile, deccmodel.ReportFile} {
+		b, _ := os.ReadFile(filepath.Join(only, name))
+		again = append(again, b...)
+	}
+	if _, err := os.Stat(filepath.Join(only, deccTeacherFile)); err == nil || !bytes.Equal(again, students[0]) {
+		t.Errorf("--teacher: wrote a teacher (%v) or other students", err)
+	}
+	if _, err := runTrainDECC(t, "--teacher", filepath.Join(only, "none.bin"), "--out", only); err == nil || !strings.Contains(err.Error(), "--teacher") {
+		t.Errorf("a missing --teacher file: %v", err)
 	}
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "c.yaml")
