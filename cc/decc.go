@@ -173,10 +173,12 @@ type DECC struct {
 	// Interval is the length of the current MTP.
 	Interval sim.Time
 	// MTPs counts the MTPs closed; Decisions the policy's runs (one per
-	// MTP unless skipped); Skipped the MTPs that took no decision
-	// (decision_queue skip); Applied the actions applied; LastAction the
-	// latest chosen action index.
-	MTPs, Decisions, Skipped, Applied int64
+	// MTP unless skipped or idle); Skipped the MTPs that took no decision
+	// (decision_queue skip); Idle the MTPs of an idle flow (nothing sent
+	// or acknowledged, nothing to send: no telemetry, no decision, I26);
+	// Applied the actions applied; LastAction the latest chosen action
+	// index.
+	MTPs, Decisions, Skipped, Idle, Applied int64
 	LastAction                        int
 	// Cores is the decision processor the flow books (decision_queue wait
 	// or skip): its own single core from NewDECC; the registered
@@ -313,6 +315,15 @@ func (d *DECC) OnSend(q *fabric.QP, size int, now sim.Time) {}
 func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 	if id == deccTimerAction {
 		d.applyDue(q, now)
+		return
+	}
+	if d.C.Acks == 0 && q.InFlight() == 0 && q.Remaining() == 0 {
+		// an idle flow (a message ring's queue pair between its turns, a
+		// chain between messages): no ACK brought telemetry and nothing is
+		// in flight or waiting, so the agent has nothing to act on; the
+		// MTP is not observed (I26)
+		d.Idle++
+		d.restart(q, now)
 		return
 	}
 	if d.P.DecisionNs <= 0 {

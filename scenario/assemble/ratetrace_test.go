@@ -140,3 +140,29 @@ func TestFlowStatsDecisions(t *testing.T) {
 		}
 	}
 }
+
+// A DECC sender takes no decision in the MTPs of an idle flow (I26): a
+// message ring of two queue pairs on the 3-host star, 10-KB messages 40 µs
+// apart; between its turns each queue pair idles for about 80 µs, some 19
+// MTPs of 4.2 µs, neither observed nor decided; every other MTP decides.
+func TestDECCIdleMTPs(t *testing.T) {
+	s := mustParse(t, `cc: [decc]
+stop_ms: 0.3
+topology: {kind: star, hosts: 3, link_gbps: 100, link_delay_ns: 1000}
+workload:
+  flows:
+    - {src: 0, dst: 1, size_bytes: 10000, start_ns: 0, next: 1, gap_ns: 40000}
+    - {src: 0, dst: 2, size_bytes: 10000, after: 0, next: 0, gap_ns: 40000}
+`)
+	b, err := assemble.Build(s, "decc", scenarioRunOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := b.Run()
+	for i := range b.Net.QPs {
+		d := b.Net.QPs[i].CC.(*cc.DECC)
+		if d.Idle < 30 || d.Decisions < 3 || d.Decisions != d.MTPs || d.Decisions > d.Idle || res.FlowStats[i].Decisions != d.Decisions {
+			t.Errorf("flow %d: %d MTPs observed, %d decisions, %d idle MTPs (flow_stats %d)", i, d.MTPs, d.Decisions, d.Idle, res.FlowStats[i].Decisions)
+		}
+	}
+}
