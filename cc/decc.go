@@ -179,7 +179,7 @@ type DECC struct {
 	// Applied the actions applied; LastAction the latest chosen action
 	// index.
 	MTPs, Decisions, Skipped, Idle, Applied int64
-	LastAction                        int
+	LastAction                              int
 	// Cores is the decision processor the flow books (decision_queue wait
 	// or skip): its own single core from NewDECC; the registered
 	// constructor shares one per sending host (decision_cores).
