@@ -2,11 +2,9 @@
 // empowered intelligent congestion control", decc.md §1.7) and the decoding
 // of their model files (the ml/nn format, docs/ml.md §5) with shape checks.
 // The `decc-nn` sender of package cc runs the teacher actor built here
-// (docs/algorithms/decc.md).
-//
-// No trained model is shipped yet: training (`ccsim train decc`) is the
-// next increment of issue 18, so there is no embedded file and no
-// Shipped function; a sender must be given a model file.
+// (docs/algorithms/decc.md); the shipped models, trained and distilled by
+// `ccsim train decc`, are embedded: the teacher (shipped.go: Shipped), the
+// compressed network and the trees (binary.go, trees.go).
 package deccmodel
 
 import (

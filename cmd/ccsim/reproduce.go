@@ -33,7 +33,7 @@ func reproduceCmd() *cobra.Command {
 Finished runs are never run again: re-running resumes, and result trees made
 on different machines merge by copying their runs/ directories.
 
-Papers: decc (000; E4–E7 baselines only, DECC's sender not built yet), pidnn (001), wrcc (002), dcon (003), dcqcn-p (004). 'ccsim reproduce list' prints every paper, its
+Papers: decc (000), pidnn (001), wrcc (002), dcon (003), dcqcn-p (004). 'ccsim reproduce list' prints every paper, its
 experiments and its claims.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
