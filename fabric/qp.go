@@ -196,7 +196,7 @@ type QP struct {
 	rto          sim.Timer
 	lastProgress sim.Time
 	rs           rttSample // per-RTT sampling (perrtt.go)
-	traceRate    bool      // record the pacing rate's changes (ratetrace.go)
+	traceRate    bool      // record the pacing rate's and window's changes (ratetrace.go)
 
 	hashFwd, hashRev uint32
 	net              *Network

@@ -163,12 +163,11 @@ func analyzeE3(ctx *experiment.Context) (*report.Section, error) {
 	goodput := ctx.Reading.ID == "goodput"
 	thr := map[string][]experiment.Sample{}
 	lat := map[string][]experiment.Sample{}
-	for _, r := range e3Table {
-		i := slicesIndex(e3Table, r) % len(flows)
+	for k, r := range e3Table {
+		i := k % len(flows) // e3Table lists each model's three counts in order
 		key := fmt.Sprintf("flows=%d cc=%s", flows[i], r.cc)
-		th, err1 := ctx.Sample(key, func(rr *experiment.RunRef) (float64, error) { v, _, err := e3Point(rr, goodput); return v, err })
-		la, err2 := ctx.Sample(key, func(rr *experiment.RunRef) (float64, error) { _, v, err := e3Point(rr, goodput); return v, err })
-		if err := firstErr(err1, err2); err != nil {
+		th, la, err := e3Sample(ctx, key, goodput)
+		if err != nil {
 			notes = append(notes, err.Error())
 			t.Rows = append(t.Rows, []string{e3Algs.Name(r.cc), strconv.Itoa(r.flows), strconv.Itoa(flows[i]), experiment.G4(r.thr), experiment.Dash, experiment.G4(r.lat), experiment.Dash})
 			continue
@@ -200,22 +199,19 @@ func closeCount(a, b []experiment.Sample, lim float64) experiment.Measure {
 	return m
 }
 
-// slicesIndex is the position of r in rows (rows are unique).
-func slicesIndex(rows []e3Row, r e3Row) int {
-	for i := range rows {
-		if rows[i] == r {
-			return i
-		}
+// e3Sample reads a point's throughput and latency over its seeds, each
+// run's files once.
+func e3Sample(ctx *experiment.Context, key string, goodput bool) (thr, lat experiment.Sample, err error) {
+	runs, err := ctx.SeedRuns(key)
+	if err != nil {
+		return nil, nil, err
 	}
-	return -1
-}
-
-// firstErr is the first non-nil error.
-func firstErr(errs ...error) error {
-	for _, err := range errs {
+	for _, r := range runs {
+		th, la, err := e3Point(r, goodput)
 		if err != nil {
-			return err
+			return nil, nil, err
 		}
+		thr, lat = append(thr, th), append(lat, la)
 	}
-	return nil
+	return thr, lat, nil
 }

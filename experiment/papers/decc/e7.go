@@ -127,6 +127,7 @@ func longUtil(r *experiment.RunRef) (float64, error) {
 func analyzeE7(ctx *experiment.Context) (*report.Section, error) {
 	var notes []string
 	util, tu := e7Table(ctx, "util", "Long-flow average bandwidth utilisation (%)", longUtil, &notes)
+	reactTime, reactShare := reactMetrics()
 	react, tr := e7Table(ctx, "react", "Long-flow relative reaction time (base RTTs; mean over the (arrival, long flow) pairs, a pair that did not react within 10 RTTs counted as 10: a lower bound where the share below is under 100 %)", reactTime, &notes)
 	share, ts := e7Table(ctx, "react-share", "Share of (short-flow arrival, long flow) pairs whose rate dropped below 90 % within 10 RTTs (%)", reactShare, &notes)
 	longs, shorts := e7Long(ctx.Scale), e7Short(ctx.Scale)

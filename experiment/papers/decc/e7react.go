@@ -149,17 +149,25 @@ func measureReaction(r *experiment.RunRef) (reaction, error) {
 	return out, nil
 }
 
-// reactTime and reactShare are measureReaction's two figures as run
-// metrics (ctx.Sample); a reaction time whose share is below 100 % is a
-// lower bound (reactCensored).
-func reactTime(r *experiment.RunRef) (float64, error) {
-	x, err := measureReaction(r)
-	return x.meanRTTs, err
-}
-
-func reactShare(r *experiment.RunRef) (float64, error) {
-	x, err := measureReaction(r)
-	return 100 * x.share, err
+// reactMetrics are measureReaction's two figures as run metrics
+// (ctx.Sample): the mean reaction time in RTTs (a lower bound where the
+// share is below 100 %, reactCensored) and the share in per cent. Each
+// run's trace is read once for both.
+func reactMetrics() (time, share func(*experiment.RunRef) (float64, error)) {
+	seen := map[string]reaction{}
+	get := func(r *experiment.RunRef) (reaction, error) {
+		if x, ok := seen[r.Dir]; ok {
+			return x, nil
+		}
+		x, err := measureReaction(r)
+		if err == nil {
+			seen[r.Dir] = x
+		}
+		return x, err
+	}
+	time = func(r *experiment.RunRef) (float64, error) { x, err := get(r); return x.meanRTTs, err }
+	share = func(r *experiment.RunRef) (float64, error) { x, err := get(r); return 100 * x.share, err }
+	return time, share
 }
 
 // reactCensored reports whether any seed of a point has a pair that did

@@ -160,13 +160,7 @@ func e8Compare(ctx *experiment.Context, pts map[string]*point) {
 	var a, b []experiment.Sample
 	var rels []experiment.Rel
 	for _, m := range metrics4 {
-		var best experiment.Sample
-		for _, r := range e8Table[:3] {
-			v := m.of(pts[r.cc])
-			if best == nil || m.better == experiment.Greater && v.Mean() > best.Mean() || m.better == experiment.Less && v.Mean() < best.Mean() {
-				best = v
-			}
-		}
+		best, _ := bestOf(m, pts, e8Algs[:3]) // HPCC, the network, the binary network
 		a, b, rels = append(a, m.of(pts["decc"])), append(b, best), append(rels, m.better)
 	}
 	ctx.Measure("tree-best", countRel(rels, a, b))

@@ -7,6 +7,7 @@ package decc
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/ccsim/ccsim/experiment"
@@ -56,15 +57,9 @@ func e9() *experiment.Experiment {
 // e9Runs are E5's runs of the algorithms of Fig. 12 (identical specs: the
 // store runs them once).
 func e9Runs(sc experiment.Scale) []experiment.RunSpec {
-	var out []experiment.RunSpec
-	for _, r := range e5Runs(sc) {
-		for _, a := range e9Algs {
-			if a.CC == r.CC {
-				out = append(out, r)
-			}
-		}
-	}
-	return out
+	return slices.DeleteFunc(e5Runs(sc), func(r experiment.RunSpec) bool {
+		return !slices.ContainsFunc(e9Algs, func(a experiment.Alg) bool { return a.CC == r.CC })
+	})
 }
 
 // e9CPU is a run's CPU-utilisation proxy in per cent.

@@ -150,24 +150,24 @@ func headlineTable(id string, e fourMetricExp, pts map[string]map[string]*point)
 		if p := pts[last]["decc"]; p != nil {
 			decc = m.of(p).Mean()
 		}
-		best, bestName := bestBaseline(m, pts[last])
+		best, bestName := bestOf(m, pts[last], algs)
 		t.Rows = append(t.Rows, []string{m.name + unitSuffix(m.unit), experiment.G4(h.decc), experiment.G4Dash(decc), algs.Name(h.runner),
-			experiment.G4(h.runnerVal), experiment.G4Dash(run), bestName + " " + experiment.G4Dash(best)})
+			experiment.G4(h.runnerVal), experiment.G4Dash(run), bestName + " " + experiment.G4Dash(best.Mean())})
 	}
 	return t
 }
 
-// bestBaseline is the best mean of metric m over the baselines measured.
-func bestBaseline(m metric, pts map[string]*point) (float64, string) {
-	best, name := math.NaN(), "—"
-	for _, a := range algs {
-		p := pts[a.CC]
-		if p == nil {
-			continue
-		}
-		v := m.of(p).Mean()
-		if math.IsNaN(best) || (m.better == experiment.Greater) == (v > best) {
-			best, name = v, a.Name
+// bestOf is the sample with the best mean of metric m among the
+// algorithms of among that were measured, and its name (nil, "—" when
+// none was).
+func bestOf(m metric, pts map[string]*point, among experiment.Algs) (experiment.Sample, string) {
+	var best experiment.Sample
+	name := "—"
+	for _, a := range among {
+		if p := pts[a.CC]; p != nil {
+			if v := m.of(p); best == nil || (m.better == experiment.Greater) == (v.Mean() > best.Mean()) {
+				best, name = v, a.Name
+			}
 		}
 	}
 	return best, name
@@ -187,7 +187,7 @@ func measureHeadlines(ctx *experiment.Context, e fourMetricExp, pts map[string]m
 		m := metricByID(h.metric)
 		if d != nil {
 			ctx.Measure("decc-"+h.metric, experiment.Measure{Mag: []experiment.Sample{m.of(d)}, Note: note(m.of(d))})
-			if best := bestBaselineSample(m, pts[last]); best != nil {
+			if best, _ := bestOf(m, pts[last], algs); best != nil {
 				a, b, rels = append(a, m.of(d)), append(b, best), append(rels, m.better)
 			}
 		}
@@ -200,18 +200,4 @@ func measureHeadlines(ctx *experiment.Context, e fourMetricExp, pts map[string]m
 		m.Note = "DECC against the best baseline on each metric"
 		ctx.Measure("decc-best", m)
 	}
-}
-
-// bestBaselineSample is the sample of the baseline with the best mean of
-// metric m (nil when none was measured).
-func bestBaselineSample(m metric, pts map[string]*point) experiment.Sample {
-	var best experiment.Sample
-	for _, a := range algs {
-		if p := pts[a.CC]; p != nil {
-			if v := m.of(p); best == nil || (m.better == experiment.Greater) == (v.Mean() > best.Mean()) {
-				best = v
-			}
-		}
-	}
-	return best
 }
