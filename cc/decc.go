@@ -29,6 +29,7 @@ type DECCParams struct {
 	Model         string  `yaml:"model" doc:"model file: decc-nn the teacher actor (cc/deccmodel shape; docs/ml.md §5), decc-binary the packed int4 network (docs/compress.md §5), decc the trees (CatBoost JSON, docs/gbdt.md); empty: the shipped model (ccsim train decc)"`
 	DecisionNs    float64 `yaml:"decision_ns" unit:"ns" doc:"decision latency: each action takes effect this long after its decision started (decc.md §1.10; Table 3 readings: 458000 decc-nn, 17000 decc-binary, 1530 decc)"`
 	DecisionQueue string  `yaml:"decision_queue" doc:"delay (each decision starts at its MTP's end), wait (on the first free decision core, FIFO: decc.md §1.10) or skip (an MTP ending while every core is busy takes no decision); docs/env.md §5"`
+	TreeOutput    string  `yaml:"tree_output" doc:"decc only: levels (the trees' scalar mapped to the nearest of the 11 action levels, for trees distilled from the categorical teacher; docs/algorithms/decc.md I21) or value (the scalar itself clamped to [−0.5, 0.5], for trees distilled from a continuous teacher, §10.5)"`
 	DecisionCores int     `yaml:"decision_cores" doc:"decision cores of a sending host's DPU, shared by its flows (wait, skip; docs/env.md §5: 1); 0 = one core per flow"`
 
 	policy    *nn.Sequential // the loaded actor (Validate): the teacher, or decc-binary's dequantised network
@@ -51,9 +52,10 @@ const (
 
 // DECCRecorder receives, at every decision of a DECC sender, the flow's id,
 // its history window (History × DECCFeatures values, a view valid only
-// during the call) and the chosen action index. train/deccpost records the
-// teacher's windows with it (docs/algorithms/decc.md §11).
-type DECCRecorder func(flow int32, window []float64, action int)
+// during the call) and the chosen action (its value in [−0.5, 0.5]: one of
+// the 11 levels, or any value for a continuous actor). train/deccpost
+// records the teacher's windows with it (docs/algorithms/decc.md §11).
+type DECCRecorder func(flow int32, window []float64, action float64)
 
 // SetRecorder installs r (nil removes it). Without a recorder a decision
 // costs one nil check more.
@@ -64,7 +66,7 @@ func (p *DECCParams) SetRecorder(r DECCRecorder) { p.record = r }
 // no decision latency, and the shipped teacher (an empty model).
 func DECCDefaults() *DECCParams {
 	return &DECCParams{AlphaAct: 0.85, History: deccmodel.History, MTP: 1, MinPackets: 2, CwndMin: 1, CwndMax: 4, InitCwnd: 1,
-		DecisionQueue: "delay", DecisionCores: 1}
+		DecisionQueue: "delay", DecisionCores: 1, TreeOutput: "levels"}
 }
 
 // Validate checks every field's range and loads the actor (once per path).
@@ -89,6 +91,8 @@ func (p *DECCParams) Validate() error {
 		return rangeErr("decision_ns", p.DecisionNs, "0", "1e9")
 	case p.DecisionQueue != "delay" && p.DecisionQueue != "wait" && p.DecisionQueue != "skip":
 		return rangeErrS("decision_queue", p.DecisionQueue, "delay, wait, skip")
+	case p.TreeOutput != "levels" && p.TreeOutput != "value":
+		return rangeErrS("tree_output", p.TreeOutput, "levels, value")
 	case p.DecisionCores < 0 || p.DecisionCores > 1024:
 		return rangeErr("decision_cores", p.DecisionCores, "0", "1024")
 	}
@@ -177,9 +181,10 @@ type DECC struct {
 	// (decision_queue skip); Idle the MTPs of an idle flow (nothing sent
 	// or acknowledged, nothing to send: no telemetry, no decision, I26);
 	// Applied the actions applied; LastAction the latest chosen action
-	// index.
+	// (its value, deccmodel.ActionValue of a level for the categorical
+	// policies).
 	MTPs, Decisions, Skipped, Idle, Applied int64
-	LastAction                              int
+	LastAction                              float64
 	// Cores is the decision processor the flow books (decision_queue wait
 	// or skip): its own single core from NewDECC; the registered
 	// constructor shares one per sending host (decision_cores).
@@ -189,7 +194,7 @@ type DECC struct {
 	state      [DECCFeatures]float64
 	lo, hi     float64 // window limits in bytes
 	pendAt     []sim.Time
-	pendAct    []int8
+	pendAct    []float64
 	head, npen int
 }
 
@@ -214,45 +219,61 @@ func NewDECC(p *DECCParams, net *nn.Sequential) *DECC {
 // the policy pol (the flow's own: policies hold scratch space). A nil pol
 // keeps the window (action 0) at every MTP.
 func NewDECCWith(p *DECCParams, pol DECCPolicy) *DECC {
-	return &DECC{P: p, pol: pol, Hist: NewDECCHistory(p.History), LastAction: deccmodel.Actions / 2, Cores: NewDECCCores(1)}
+	return &DECC{P: p, pol: pol, Hist: NewDECCHistory(p.History), Cores: NewDECCCores(1)}
 }
 
-// DECCPolicy turns a flow's history window into an action index in [0,
-// deccmodel.Actions): the one part in which DECC's three senders differ.
+// DECCPolicy turns a flow's history window into an action in [−0.5, 0.5]
+// (eq. 2's a): the one part in which DECC's three senders differ. The
+// categorical policies return one of the 11 levels
+// (deccmodel.ActionValue), a continuous actor any value.
 // Act is called once per decision with History × DECCFeatures values,
 // oldest MTP first; it must not allocate. Each flow has its own policy
 // value, so a policy may keep scratch space.
 type DECCPolicy interface {
-	Act(window []float64, steps int) int
+	Act(window []float64, steps int) float64
 }
 
-// deccNetPolicy is the greedy rule over a network's logits (decc-nn's
-// teacher, decc-binary's dequantised network).
+// deccNetPolicy is the deployed rule of a network (decc-nn's teacher,
+// decc-binary's dequantised network): DECCNetAction of its outputs.
 type deccNetPolicy struct {
 	net *nn.Sequential
 	ws  *nn.Workspace
 }
 
-// NewDECCNetPolicy returns the greedy policy over the logits of net (shared,
-// read only) with its own workspace for windows of up to steps steps.
+// NewDECCNetPolicy returns the deployed policy of net (shared, read only;
+// categorical or continuous, DECCNetAction) with its own workspace for
+// windows of up to steps steps.
 func NewDECCNetPolicy(net *nn.Sequential, steps int) DECCPolicy {
 	return &deccNetPolicy{net: net, ws: net.NewWorkspace(steps)}
 }
 
-// Act runs the network and returns DECCGreedy of its logits (the no-op on a
-// forward error).
-func (n *deccNetPolicy) Act(window []float64, steps int) int {
+// Act runs the network and returns DECCNetAction of its outputs (the no-op
+// 0 on a forward error).
+func (n *deccNetPolicy) Act(window []float64, steps int) float64 {
 	z, err := n.net.Forward(n.ws, window, steps)
 	if err != nil {
-		return deccmodel.Actions / 2
+		return 0
 	}
-	return DECCGreedy(z)
+	return DECCNetAction(z)
+}
+
+// DECCNetAction is a DECC network's deployed action from its outputs z: the
+// value of the greedy level (DECCGreedy) of the categorical actor's 11
+// logits, or deccmodel.ContinuousAction of the continuous actor's one raw
+// output (issue 18's `actor: continuous`, docs/algorithms/decc.md §10.5).
+func DECCNetAction(z []float64) float64 {
+	if len(z) == 1 {
+		return deccmodel.ContinuousAction(z[0])
+	}
+	return deccmodel.ActionValue(DECCGreedy(z))
 }
 
 // newPolicy returns a flow's policy for validated parameters: nil (keep the
 // window) when nothing is loaded.
 func (p *DECCParams) newPolicy() DECCPolicy {
 	switch {
+	case p.kind == deccTrees && p.trees != nil && p.TreeOutput == "value":
+		return NewDECCTreeValuePolicy(p.trees)
 	case p.kind == deccTrees && p.trees != nil:
 		return NewDECCTreePolicy(p.trees)
 	case p.kind != deccTrees && p.policy != nil:
@@ -347,13 +368,13 @@ func (d *DECC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 // Decide closes the MTP [C.Start, now): it computes the local state
 // (DECCLocalState), updates the mean RTT, pushes the state into the
 // history, runs the policy over the history (History steps; decc-nn: the
-// actor's greedy action) and returns the action's index (the no-op index
+// actor's deployed action) and returns the action's value (the no-op 0
 // without a policy or on a forward error). It does not act on the flow nor
 // restart the MTP (OnTimer does) and allocates nothing.
-func (d *DECC) Decide(q *fabric.QP, now sim.Time) int {
+func (d *DECC) Decide(q *fabric.QP, now sim.Time) float64 {
 	d.Observe(q, now)
 	d.Decisions++
-	k := deccmodel.Actions / 2
+	k := 0.0
 	if d.pol != nil {
 		k = d.pol.Act(d.Hist.Window(), d.P.History)
 	}
@@ -379,22 +400,21 @@ func (d *DECC) Observe(q *fabric.QP, now sim.Time) {
 // State returns the latest local state (DECCFeatures values, a view).
 func (d *DECC) State() []float64 { return d.state[:] }
 
-// Apply applies action index k now: the window by eq. 2 with the action's
-// value (deccmodel.ActionValue), then the cap and the pacing rate from the
-// latest mean RTT.
-func (d *DECC) Apply(q *fabric.QP, k int) {
+// Apply applies action a (its value) now: the window by eq. 2, then the
+// cap and the pacing rate from the latest mean RTT.
+func (d *DECC) Apply(q *fabric.QP, a float64) {
 	d.Applied++
-	d.Cwnd = DECCCwnd(d.Cwnd, deccmodel.ActionValue(k), d.P.AlphaAct, d.lo, d.hi)
+	d.Cwnd = DECCCwnd(d.Cwnd, a, d.P.AlphaAct, d.lo, d.hi)
 	d.enforce(q)
 }
 
-// schedule applies action k at time at (FIFO: at is never before an
+// schedule applies action a at time at (FIFO: at is never before an
 // earlier one's: the latency is constant, and a booking on the earliest-free
 // core never finishes before an earlier booking did).
-func (d *DECC) schedule(q *fabric.QP, at sim.Time, k int) {
+func (d *DECC) schedule(q *fabric.QP, at sim.Time, a float64) {
 	if d.npen == len(d.pendAt) {
 		m := max(4, 2*len(d.pendAt))
-		t, v := make([]sim.Time, m), make([]int8, m)
+		t, v := make([]sim.Time, m), make([]float64, m)
 		for i := range d.npen {
 			j := (d.head + i) % len(d.pendAt)
 			t[i], v[i] = d.pendAt[j], d.pendAct[j]
@@ -402,7 +422,7 @@ func (d *DECC) schedule(q *fabric.QP, at sim.Time, k int) {
 		d.pendAt, d.pendAct, d.head = t, v, 0
 	}
 	i := (d.head + d.npen) % len(d.pendAt)
-	d.pendAt[i], d.pendAct[i] = at, int8(k)
+	d.pendAt[i], d.pendAct[i] = at, a
 	d.npen++
 	if d.npen == 1 {
 		q.ArmTimer(deccTimerAction, at)
@@ -412,7 +432,7 @@ func (d *DECC) schedule(q *fabric.QP, at sim.Time, k int) {
 // applyDue applies every scheduled action due by now.
 func (d *DECC) applyDue(q *fabric.QP, now sim.Time) {
 	for d.npen > 0 && d.pendAt[d.head] <= now {
-		d.Apply(q, int(d.pendAct[d.head]))
+		d.Apply(q, d.pendAct[d.head])
 		d.head = (d.head + 1) % len(d.pendAt)
 		d.npen--
 	}

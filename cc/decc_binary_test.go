@@ -17,12 +17,12 @@ type deccPackedPolicy struct {
 	ws *compress.PackedWorkspace
 }
 
-func (p *deccPackedPolicy) Act(w []float64, steps int) int {
+func (p *deccPackedPolicy) Act(w []float64, steps int) float64 {
 	z, err := p.pm.Forward(p.ws, w, steps)
 	if err != nil {
-		return deccmodel.Actions / 2
+		return 0
 	}
-	return cc.DECCGreedy(z)
+	return cc.DECCNetAction(z)
 }
 
 // TestDECCBinaryScenario: `decc-binary` with the embedded compressed
@@ -48,10 +48,10 @@ func TestDECCBinaryScenario(t *testing.T) {
 	}
 	pp := &deccPackedPolicy{pm, pm.NewWorkspace(5)}
 	last := map[int32][]float64{}
-	acts := map[int]int{}
+	acts := map[float64]int{}
 	for i, d := range ds {
 		if k := pp.Act(d.window, 5); k != d.action {
-			t.Fatalf("decision %d: action %d, packed inference %d", i, d.action, k)
+			t.Fatalf("decision %d: action %v, packed inference %v", i, d.action, k)
 		}
 		if prev := last[d.flow]; prev != nil {
 			for j := 5; j < 25; j++ {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsim/ccsim/cc"
+	"github.com/ccsim/ccsim/cc/deccmodel"
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/ml/nn"
 	"github.com/ccsim/ccsim/scenario"
@@ -30,7 +31,7 @@ type deccStep struct {
 	cwnd     float64
 	window   int64
 	rate     int64
-	action   int
+	action   float64
 	pending  int
 }
 
@@ -166,9 +167,9 @@ func TestDECCWindowAndPacing(t *testing.T) {
 		clampedLo, clampedHi := false, false
 		for i, s := range pr.dec {
 			cw, w, rate, next := e.step(c.a, s.meanRTT)
-			if s.at != at+iv || s.action != c.k || s.cwnd != cw || s.window != w || s.rate != rate || s.interval != next {
-				t.Fatalf("a = %v, MTP %d: at %v action %d cwnd %v window %d rate %d next %v; want %v, %d, %v, %d, %d, %v",
-					c.a, i, s.at, s.action, s.cwnd, s.window, s.rate, s.interval, at+iv, c.k, cw, w, rate, next)
+			if s.at != at+iv || s.action != deccmodel.ActionValue(c.k) || s.cwnd != cw || s.window != w || s.rate != rate || s.interval != next {
+				t.Fatalf("a = %v, MTP %d: at %v action %v cwnd %v window %d rate %d next %v; want %v, %v, %v, %d, %d, %v",
+					c.a, i, s.at, s.action, s.cwnd, s.window, s.rate, s.interval, at+iv, deccmodel.ActionValue(c.k), cw, w, rate, next)
 			}
 			clampedLo, clampedHi = clampedLo || cw == e.lo, clampedHi || cw == e.hi
 			at, iv = s.at, next
@@ -219,7 +220,7 @@ func TestDECCScenarioRandomModel(t *testing.T) {
 		return deccRun(t, deccScenario(5, 4, 200_000, 3000, ""), deccRandom(9))
 	}
 	r1, r2 := run(), run()
-	actions := map[int]int{}
+	actions := map[float64]int{}
 	for i, pr := range r1.probes {
 		q := &r1.net.QPs[i]
 		if !q.Done {

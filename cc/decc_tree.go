@@ -62,17 +62,35 @@ func DECCNearest(a float64) int {
 }
 
 // deccTreePolicy is decc's policy: the trees' prediction on the flattened
-// window, mapped to the nearest action level.
-type deccTreePolicy struct{ m *gbdt.Model }
+// window, mapped to the nearest action level (tree_output levels) or used
+// as it is, clamped to [−0.5, 0.5] (tree_output value).
+type deccTreePolicy struct {
+	m     *gbdt.Model
+	value bool
+}
 
 // NewDECCTreePolicy returns the policy of trees m (shared, read only;
-// gbdt.Model.Predict allocates nothing for up to 256 features).
-func NewDECCTreePolicy(m *gbdt.Model) DECCPolicy { return deccTreePolicy{m} }
+// gbdt.Model.Predict allocates nothing for up to 256 features) that maps
+// the prediction to the nearest of the 11 levels (tree_output levels).
+func NewDECCTreePolicy(m *gbdt.Model) DECCPolicy { return deccTreePolicy{m: m} }
+
+// NewDECCTreeValuePolicy returns the policy of trees m that applies the
+// prediction itself, clamped to [−0.5, 0.5] (tree_output value: trees
+// distilled from a continuous teacher).
+func NewDECCTreeValuePolicy(m *gbdt.Model) DECCPolicy { return deccTreePolicy{m: m, value: true} }
 
 // Act predicts the scalar action of the window and returns its nearest
-// level (a window of the wrong width predicts NaN: the no-op).
-func (t deccTreePolicy) Act(window []float64, steps int) int {
-	return DECCNearest(t.m.Predict(window))
+// level or the clamped value (a window of the wrong width predicts NaN:
+// the no-op 0).
+func (t deccTreePolicy) Act(window []float64, steps int) float64 {
+	a := t.m.Predict(window)
+	if !t.value {
+		return deccmodel.ActionValue(DECCNearest(a))
+	}
+	if a != a {
+		return 0
+	}
+	return min(max(a, -0.5), 0.5)
 }
 
 func init() {

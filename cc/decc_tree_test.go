@@ -37,7 +37,7 @@ func deccStudentScenario(name string, hosts, flows int, size int64, stopUs float
 type deccDecision struct {
 	flow   int32
 	window []float64
-	action int
+	action float64
 }
 
 // deccStudentRun runs scenario y with sender name through the registered
@@ -51,7 +51,7 @@ func deccStudentRun(t testing.TB, name, y string) ([]deccDecision, *fabric.Netwo
 	}
 	p := s.ParamsOf(name).(*cc.DECCParams)
 	var ds []deccDecision
-	p.SetRecorder(func(f int32, w []float64, k int) {
+	p.SetRecorder(func(f int32, w []float64, k float64) {
 		ds = append(ds, deccDecision{f, append([]float64(nil), w...), k})
 	})
 	b, err := assemble.Build(s, name, assemble.Options{})
@@ -111,10 +111,10 @@ func TestDECCTreesScenario(t *testing.T) {
 		if d.window[21] >= 1.25 {
 			want = 2
 		}
-		if d.action != want {
-			t.Fatalf("decision %d (flow %d, lat %v): action %d, want %d", i, d.flow, d.window[21], d.action, want)
+		if d.action != deccmodel.ActionValue(want) {
+			t.Fatalf("decision %d (flow %d, lat %v): action %v, want %v", i, d.flow, d.window[21], d.action, deccmodel.ActionValue(want))
 		}
-		seen[d.action]++
+		seen[want]++
 	}
 	if seen[8] == 0 || seen[2] == 0 || len(ds) < 20 {
 		t.Errorf("%d decisions, actions %v: want both 8 and 2", len(ds), seen)

@@ -56,10 +56,10 @@ func DecodeBinary(b []byte) (*compress.PackedModel, *nn.Sequential, error) {
 	// compares every layer's kind, options and sizes
 	enc, err := nn.Encode(m, "")
 	if err == nil {
-		_, err = nn.DecodeInto(enc, NewActor())
+		_, _, err = DecodeActor(enc)
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("DECC compressed actor: %w (want %s)", err, ActorShape)
+		return nil, nil, fmt.Errorf("DECC compressed actor: %w", err)
 	}
 	return pm, m, nil
 }

@@ -42,7 +42,25 @@ func ActionValue(k int) float64 { return float64(k-Actions/2) / 10 }
 // Xavier-uniform for the output layer, PyTorch's default for the LSTM).
 // It reads a sequence of steps × Features values, step-major, oldest MTP
 // first, and returns Actions logits (the LSTM returns its last step only).
-func NewActor() *nn.Sequential {
+func NewActor() *nn.Sequential { return newActor(Actions) }
+
+// NewContinuousActor returns the continuous actor of issue 18 §1's
+// `actor: continuous` option (decc.md §1.5's alternative head): the teacher's
+// stack with one raw output u instead of the 11 logits; the action is
+// ContinuousAction(u) = 0.5·tanh(u), trained by the deterministic policy
+// gradient (train/decc, TD3-style; docs/algorithms/decc.md §10.5).
+func NewContinuousActor() *nn.Sequential { return newActor(1) }
+
+// ContinuousAction is the continuous actor's action from its raw output u:
+// 0.5·tanh(u) in (−0.5, 0.5) (eq. 2's range), with nn.DetTanh so that the
+// same bits come out on every machine.
+func ContinuousAction(u float64) float64 { return 0.5 * nn.DetTanh(u) }
+
+// IsContinuous tells a continuous actor (one output) from the categorical
+// one (Actions logits).
+func IsContinuous(m *nn.Sequential) bool { return m.OutSize() == 1 }
+
+func newActor(outputs int) *nn.Sequential {
 	var ls []nn.Layer
 	add := func(l nn.Layer, err error) {
 		if err != nil {
@@ -61,7 +79,7 @@ func NewActor() *nn.Sequential {
 	add(nn.NewLSTM(Hidden3, LSTM, false))
 	dense(LSTM, Hidden4, nn.KaimingUniform)
 	relu(Hidden4)
-	dense(Hidden4, Actions, nn.XavierUniform)
+	dense(Hidden4, outputs, nn.XavierUniform)
 	m, err := nn.NewSequential(ls...)
 	if err != nil {
 		panic(err)
@@ -69,19 +87,29 @@ func NewActor() *nn.Sequential {
 	return m
 }
 
-// ActorShape is the teacher actor's architecture in words (error messages).
+// ActorShape is the teacher actor's architecture in words (error messages):
+// the categorical head, or the continuous one (ContinuousShape).
 const ActorShape = "dense(5 → 128) relu → dense(128 → 64) relu → dense(64 → 32) relu → lstm(32 → 32, last step) → dense(32 → 16) relu → dense(16 → 11)"
 
+// ContinuousShape is the continuous actor's architecture in words.
+const ContinuousShape = "dense(5 → 128) relu → dense(128 → 64) relu → dense(64 → 32) relu → lstm(32 → 32, last step) → dense(32 → 16) relu → dense(16 → 1), action 0.5·tanh"
+
 // DecodeActor returns the teacher actor stored in the model file b and its
-// meta text; a file of another architecture is an error naming the
-// difference and the expected shape.
+// meta text: the categorical actor (NewActor) or the continuous one
+// (NewContinuousActor), told apart by the file's last layer; a file of
+// another architecture is an error naming the difference and the expected
+// shapes.
 func DecodeActor(b []byte) (*nn.Sequential, string, error) {
 	m := NewActor()
 	meta, err := nn.DecodeInto(b, m)
-	if err != nil {
-		return nil, "", fmt.Errorf("DECC actor: %w (want %s)", err, ActorShape)
+	if err == nil {
+		return m, meta, nil
 	}
-	return m, meta, nil
+	mc := NewContinuousActor()
+	if meta, errc := nn.DecodeInto(b, mc); errc == nil {
+		return mc, meta, nil
+	}
+	return nil, "", fmt.Errorf("DECC actor: %w (want %s; or the continuous head: %s)", err, ActorShape, ContinuousShape)
 }
 
 // LoadActorFile reads a teacher actor model file; errors name the path.

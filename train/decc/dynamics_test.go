@@ -17,7 +17,7 @@ import (
 type deccStep struct {
 	at     sim.Time
 	state  [cc.DECCFeatures]float64
-	action int
+	action float64
 	cwnd   float64
 	rate   int64
 }
@@ -105,7 +105,7 @@ func TestTrainingDynamicsMatchDeployment(t *testing.T) {
 			act = int(tr.Act[i]*10-0.5) + 5
 		}
 		actions[act]++
-		ok := tr.At[i] == dn.at && act == d.action && deccmodel.ActionValue(act) == tr.Act[i] &&
+		ok := tr.At[i] == dn.at && deccmodel.ActionValue(act) == d.action && deccmodel.ActionValue(act) == tr.Act[i] &&
 			next[env.FRate] == float64(d.rate)/float64(100e9)
 		for k := range cc.DECCFeatures {
 			ok = ok && obs[k] == d.state[k] && next[k] == dn.state[k]
@@ -115,7 +115,7 @@ func TestTrainingDynamicsMatchDeployment(t *testing.T) {
 		}
 		if !ok {
 			if bad++; bad <= 5 {
-				t.Errorf("flow %d MTP %d: env at %v act %v obs %v next %v; decc-nn at %v act %d state %v next %v rate %d",
+				t.Errorf("flow %d MTP %d: env at %v act %v obs %v next %v; decc-nn at %v act %v state %v next %v rate %d",
 					f, j, tr.At[i], tr.Act[i], obs[:5], next[:5], dn.at, d.action, d.state, dn.state, d.rate)
 			}
 		}

@@ -16,11 +16,11 @@ import (
 
 // Recording is what the teacher's runs as `decc-nn` produced: every
 // decision's history window (deccmodel.History × Features values, oldest
-// MTP first) and the greedy action the sender took, in episode order, then
+// MTP first) and the action the sender took (its value), in episode order, then
 // flow-event order.
 type Recording struct {
 	Windows [][]float64
-	Actions []int
+	Actions []float64
 	// Episodes, Flows: the runs and the flows they carried.
 	Episodes, Flows int
 }
@@ -70,9 +70,9 @@ func Record(teacher *nn.Sequential, cfg *Config) (*Recording, error) {
 		return nil, err
 	}
 	rec := &Recording{}
-	record := func(_ int32, w []float64, k int) {
+	record := func(_ int32, w []float64, a float64) {
 		rec.Windows = append(rec.Windows, append([]float64(nil), w...))
-		rec.Actions = append(rec.Actions, k)
+		rec.Actions = append(rec.Actions, a)
 	}
 	for e := range cfg.Episodes {
 		s, err := scenario.Parse([]byte(episodeYAML(cfg, e, model)))

@@ -85,8 +85,8 @@ func Build(teacher *nn.Sequential, cfg Config) (*Students, error) {
 	}
 	rep := &Report{Config: cfg, TeacherSHA256: hex.EncodeToString(sum[:]), Episodes: rec.Episodes, Flows: rec.Flows,
 		Recorded: len(rec.Windows), Train: len(sp.train), Valid: len(sp.valid), Test: len(sp.test)}
-	for _, k := range rec.Actions {
-		rep.TeacherActions[k]++
+	for _, a := range rec.Actions {
+		rep.TeacherActions[cc.DECCNearest(a)]++
 	}
 	c, bin, err := compressStage(teacher, &cfg, sp, rep)
 	if err != nil {

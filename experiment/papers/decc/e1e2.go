@@ -205,7 +205,7 @@ func timePolicies(pols []cc.DECCPolicy) []experiment.Sample {
 		}
 	}
 	out := make([]experiment.Sample, len(pols))
-	sink := 0
+	sink := 0.0
 	for rep := 0; rep < e2Reps; rep++ {
 		for p, pol := range pols {
 			start := time.Now()
