@@ -118,6 +118,7 @@ func TestDECCParamsErrors(t *testing.T) {
 		{func(p *cc.DECCParams) { p.InitCwnd = 5 }, "init_cwnd = 5 out of range [0 (exclusive), cwnd_max]"},
 		{func(p *cc.DECCParams) { p.DecisionNs = -1 }, "decision_ns"},
 		{func(p *cc.DECCParams) { p.DecisionQueue = "fifo" }, `decision_queue = "fifo": allowed values delay, wait, skip`},
+		{func(p *cc.DECCParams) { p.TreeOutput = "round" }, `tree_output = "round": allowed values levels, value`},
 		{func(p *cc.DECCParams) { p.DecisionCores = -1 }, "decision_cores = -1 out of range [0, 1024]"},
 		{func(p *cc.DECCParams) { p.Model = wrong }, "model: " + wrong},
 		{func(p *cc.DECCParams) { p.Model = good + ".missing" }, "model: "},

@@ -31,7 +31,7 @@ func trainDECCCmd() *cobra.Command {
 	var out, config, teacherFile string
 	var quick bool
 	c := &cobra.Command{
-		Use:   "decc [--config FILE] [--out DIR] [--seed N] [--quick] [--workers N] [--rounds N]",
+		Use:   "decc [--config FILE] [--out DIR] [--seed N] [--quick] [--workers N] [--rounds N] [--actor categorical|continuous]",
 		Short: "train DECC's teacher actor (multi-agent actor-critic over lossy many-to-one and many-to-many runs)",
 		Long: "train decc: rounds of episodes on a 16-host star at 400 Gb/s (PFC off, 1-MB buffer, go-back-N), many-to-one\n" +
 			"(4–32 flows) and many-to-many (1–2 flows per host), every flow an agent that applies decc-nn's window rules;\n" +
@@ -41,7 +41,10 @@ func trainDECCCmd() *cobra.Command {
 			"oblivious trees, writing binary.bin, trees.json and students.json (§11). With the default\n" +
 			"configuration and seed the four model files equal the shipped cc/deccmodel files for any --workers.\n" +
 			"--config reads a YAML file of the teacher configuration's fields (train/decc.Config's yaml names) over\n" +
-			"the defaults; --teacher FILE skips the teacher's training and makes the students of FILE.",
+			"the defaults; --teacher FILE skips the teacher's training and makes the students of FILE.\n" +
+			"--actor continuous trains the option of issue 18 §1 instead: one 0.5·tanh output, twin critics over\n" +
+			"(global state, local state, action), the deterministic policy gradient with TD3's target smoothing and\n" +
+			"delayed updates (§10.5); its students regress its actions, and `decc` runs such trees with tree_output: value.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f := cmd.Flags()
@@ -61,6 +64,9 @@ func trainDECCCmd() *cobra.Command {
 				}
 				if f.Changed("rounds") {
 					base.Rounds = cfg.Rounds
+				}
+				if f.Changed("actor") {
+					base.Actor = cfg.Actor
 				}
 				base.Workers = cfg.Workers
 				cfg = base
@@ -97,6 +103,9 @@ func trainDECCCmd() *cobra.Command {
 			fmt.Fprintf(w, "wrote %s/{%s,%s,%s} in %s: compressed network %.2f %% sparse, output discrepancy %.2f %%, agreement %.2f %%; %d trees agree with it on %.2f %%\n",
 				out, deccmodel.BinaryFile, deccmodel.TreesFile, deccmodel.ReportFile, time.Since(t1).Round(time.Second),
 				100*rep.Compression.Sparsity, 100*rep.Compression.Discrepancy, 100*rep.Compression.Agreement, rep.Trees.Trees, 100*rep.Trees.Agreement)
+			if deccmodel.IsContinuous(teacher) {
+				fmt.Fprintf(w, "the teacher is continuous: agreement counts actions at the nearest of the 11 levels; run decc-nn and decc-binary with model: FILE, and decc with model: FILE and tree_output: value\n")
+			}
 			return nil
 		},
 	}
@@ -108,6 +117,7 @@ func trainDECCCmd() *cobra.Command {
 	f.BoolVar(&quick, "quick", false, "a short run (the tests' set-up, seconds); --seed, --rounds and --workers still apply")
 	f.IntVar(&cfg.Workers, "workers", 1, "goroutines running a round's episodes (the result does not depend on it)")
 	f.IntVar(&cfg.Rounds, "rounds", cfg.Rounds, "collection rounds")
+	f.StringVar(&cfg.Actor, "actor", cfg.Actor, "the teacher's head: categorical (11 logits, eq. 10) or continuous (0.5·tanh, TD3-style)")
 	return c
 }
 

@@ -96,3 +96,59 @@ func TestTrainDECCQuick(t *testing.T) {
 		}
 	}
 }
+
+// `ccsim train decc --quick --actor continuous` writes a continuous teacher
+// (the trainer's bytes for that configuration) and its students, says how
+// to run them, and a scenario runs all three senders on those files;
+// --actor with another value is refused naming the allowed ones.
+func TestTrainDECCContinuous(t *testing.T) {
+	dir := t.TempDir()
+	out, err := runTrainDECC(t, "--quick", "--actor", "continuous", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "tree_output: value") {
+		t.Errorf("output %q does not say how to run the continuous students", out)
+	}
+	cfg := decctrain.QuickConfig()
+	cfg.Actor = "continuous"
+	res, err := decctrain.Run(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := res.Teacher()
+	got, err := os.ReadFile(filepath.Join(dir, deccTeacherFile))
+	if err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("teacher differs from the trainer's (%v)", err)
+	}
+	if m, _, err := deccmodel.DecodeActor(got); err != nil || !deccmodel.IsContinuous(m) {
+		t.Fatalf("teacher is not the continuous shape (%v)", err)
+	}
+	sc := "name: cont\nseed: 1\nstop_ms: 0.05\ncc: [decc-nn, decc-binary, decc]\nparams:\n" +
+		"  decc-nn: {model: " + filepath.Join(dir, deccTeacherFile) + "}\n" +
+		"  decc-binary: {model: " + filepath.Join(dir, deccmodel.BinaryFile) + "}\n" +
+		"  decc: {model: " + filepath.Join(dir, deccmodel.TreesFile) + ", tree_output: value}\n" +
+		"topology: {kind: star, hosts: 5, link_gbps: 100, link_delay_ns: 1000}\n" +
+		"switch: {buffer_mb: 1, pfc: \"off\"}\n" +
+		"workload:\n  kind: incast\n  incast: {senders: [1, 2, 3, 4], receiver: 0, sizes_bytes: [200000]}\n"
+	path := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(path, []byte(sc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := runCmd()
+	var o bytes.Buffer
+	c.SetOut(&o)
+	c.SetErr(&o)
+	c.SetArgs([]string{path, "--out", filepath.Join(dir, "run")})
+	if err := c.Execute(); err != nil {
+		t.Fatalf("run: %v\n%s", err, o.String())
+	}
+	for _, name := range []string{"decc-nn", "decc-binary", "decc"} {
+		if _, err := os.Stat(filepath.Join(dir, "run", name, "summary.json")); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if _, err := runTrainDECC(t, "--quick", "--actor", "gauss", "--out", t.TempDir()); err == nil || !strings.Contains(err.Error(), "allowed values categorical, continuous") {
+		t.Errorf("--actor gauss: %v", err)
+	}
+}

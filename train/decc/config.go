@@ -42,6 +42,12 @@ type Config struct {
 	// StaggerUs spreads the flows' starts uniformly over [0, StaggerUs).
 	StaggerUs float64 `yaml:"stagger_us"`
 
+	// Actor is the teacher's head (issue 18 §1, decc.md §1.5):
+	// "categorical" (the default: 11 logits, eq. 10's policy gradient,
+	// Learner) or "continuous" (one 0.5·tanh output, the deterministic
+	// policy gradient trained TD3-style, TD3Learner; §10.5).
+	Actor string `yaml:"actor"`
+
 	// Learner (decc.md §1.7, Table 5).
 	ActorLR   float64 `yaml:"actor_lr"`   // α (Table 5: 0.001)
 	CriticLR  float64 `yaml:"critic_lr"`  // η (Table 5: 0.001)
@@ -55,6 +61,16 @@ type Config struct {
 	Warmup    int     `yaml:"warmup"`     // rounds that train the critic only (I16)
 	History   int     `yaml:"history"`    // w (Table 5: 5)
 	AlphaAct  float64 `yaml:"alpha_act"`  // α of eq. 2 (Table 5: 0.85)
+	// TD3 (actor continuous only; TD3's defaults, as fractions of the
+	// action half-range 0.5): the actor and the targets step every
+	// PolicyDelay critic updates; the target action's smoothing noise has
+	// standard deviation PolicyNoise clipped at ±NoiseClip; the sampling
+	// actor adds Gaussian noise of standard deviation ExploreNoise (and,
+	// with probability Explore, a uniform action instead).
+	PolicyDelay  int     `yaml:"policy_delay"`
+	PolicyNoise  float64 `yaml:"policy_noise"`
+	NoiseClip    float64 `yaml:"noise_clip"`
+	ExploreNoise float64 `yaml:"explore_noise"`
 	// EvalEvery evaluates the greedy actor every this many rounds and
 	// keeps the best one evaluated (I17); 0 = keep the last.
 	EvalEvery int `yaml:"eval_every"`
@@ -71,7 +87,8 @@ func DefaultConfig() Config {
 	return Config{Seed: 1, Rounds: 600, Envs: 4, Hosts: 16, Gbps: 400, BufferMB: 1, EpisodeUs: 150,
 		ManyToOne: []int{4, 8, 16, 32}, ManyToMany: []int{1, 2}, StaggerUs: 20,
 		ActorLR: 0.001, CriticLR: 0.001, Batch: 192, Gamma: 0.98, Steps: 20, Tau: 0.01, Entropy: 0.02, Explore: 0.1,
-		ReplayCap: 100000, Warmup: 5, History: deccmodel.History, AlphaAct: 0.85, EvalEvery: 20}
+		ReplayCap: 100000, Warmup: 5, History: deccmodel.History, AlphaAct: 0.85, EvalEvery: 20,
+		Actor: "categorical", PolicyDelay: 2, PolicyNoise: 0.2, NoiseClip: 0.5, ExploreNoise: 0.1}
 }
 
 // QuickConfig is a short run for the tests (a few seconds).
@@ -130,6 +147,16 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("history = %d: the teacher's shape fixes it to %d (Table 5's w)", c.History, deccmodel.History)
 	case !(c.AlphaAct > 0 && c.AlphaAct <= 1.9):
 		return fmt.Errorf("alpha_act = %v out of range (0, 1.9]", c.AlphaAct)
+	case c.Actor != "categorical" && c.Actor != "continuous":
+		return fmt.Errorf("actor = %q: allowed values categorical, continuous", c.Actor)
+	case c.PolicyDelay < 1 || c.PolicyDelay > 1000:
+		return fmt.Errorf("policy_delay = %d out of range [1, 1000]", c.PolicyDelay)
+	case !(c.PolicyNoise >= 0 && c.PolicyNoise <= 10):
+		return fmt.Errorf("policy_noise = %v out of range [0, 10] (a fraction of the action half-range 0.5)", c.PolicyNoise)
+	case !(c.NoiseClip >= 0 && c.NoiseClip <= 10):
+		return fmt.Errorf("noise_clip = %v out of range [0, 10] (a fraction of the action half-range 0.5)", c.NoiseClip)
+	case !(c.ExploreNoise >= 0 && c.ExploreNoise <= 10):
+		return fmt.Errorf("explore_noise = %v out of range [0, 10] (a fraction of the action half-range 0.5)", c.ExploreNoise)
 	case c.EvalEvery < 0 || c.EvalEvery > c.Rounds:
 		return fmt.Errorf("eval_every = %d out of range [0, rounds = %d]", c.EvalEvery, c.Rounds)
 	}

@@ -15,6 +15,9 @@ func TestConfig(t *testing.T) {
 	if err := d.Validate(); err != nil {
 		t.Fatal(err)
 	}
+	if d.Actor != "categorical" || d.PolicyDelay != 2 || d.PolicyNoise != 0.2 || d.NoiseClip != 0.5 || d.ExploreNoise != 0.1 {
+		t.Errorf("defaults %+v: not the categorical actor with TD3's delay 2 and noises 0.2, 0.5, 0.1 for the continuous option", d)
+	}
 	if d.ActorLR != 0.001 || d.CriticLR != 0.001 || d.Batch != 192 || d.Gamma != 0.98 || d.Steps != 20 || d.History != 5 || d.AlphaAct != 0.85 {
 		t.Errorf("defaults %+v: not Table 5's α = η = 0.001, batch 192, γ 0.98, 20 steps, w 5, α_act 0.85", d)
 	}
@@ -31,6 +34,9 @@ func TestConfig(t *testing.T) {
 		{func(c *Config) { c.Warmup = 600 }, "warmup = 600 out of range [0, rounds − 1 = 599]"},
 		{func(c *Config) { c.ReplayCap = 100 }, "replay_cap = 100 out of range [batch = 192, 16777216]"},
 		{func(c *Config) { c.EvalEvery = 601 }, "eval_every = 601 out of range [0, rounds = 600]"},
+		{func(c *Config) { c.Actor = "gaussian" }, `actor = "gaussian": allowed values categorical, continuous`},
+		{func(c *Config) { c.PolicyDelay = 0 }, "policy_delay = 0 out of range [1, 1000]"},
+		{func(c *Config) { c.NoiseClip = -1 }, "noise_clip = -1 out of range [0, 10] (a fraction of the action half-range 0.5)"},
 	} {
 		cfg := DefaultConfig()
 		c.set(&cfg)

@@ -32,6 +32,7 @@ func (r *Replay) Add(s *Samples) {
 			r.S.GS = append(r.S.GS, s.GS[i*CriticDim:(i+1)*CriticDim]...)
 			r.S.NextGS = append(r.S.NextGS, s.NextGS[i*CriticDim:(i+1)*CriticDim]...)
 			r.S.Act, r.S.Rew, r.S.Done = append(r.S.Act, s.Act[i]), append(r.S.Rew, s.Rew[i]), append(r.S.Done, s.Done[i])
+			r.S.ActC = append(r.S.ActC, s.ActC[i])
 			continue
 		}
 		j := r.next
@@ -39,7 +40,7 @@ func (r *Replay) Add(s *Samples) {
 		copy(r.S.NextWin[j*WinDim:(j+1)*WinDim], s.NextWin[i*WinDim:(i+1)*WinDim])
 		copy(r.S.GS[j*CriticDim:(j+1)*CriticDim], s.GS[i*CriticDim:(i+1)*CriticDim])
 		copy(r.S.NextGS[j*CriticDim:(j+1)*CriticDim], s.NextGS[i*CriticDim:(i+1)*CriticDim])
-		r.S.Act[j], r.S.Rew[j], r.S.Done[j] = s.Act[i], s.Rew[i], s.Done[i]
+		r.S.Act[j], r.S.Rew[j], r.S.Done[j], r.S.ActC[j] = s.Act[i], s.Rew[i], s.Done[i], s.ActC[i]
 		r.next = (j + 1) % r.cap
 	}
 }
@@ -107,6 +108,9 @@ func NewLearner(cfg *Config, rng *rand.Rand) (*Learner, error) {
 	l.p, l.dz, l.dq = make([]float64, deccmodel.Actions), make([]float64, deccmodel.Actions), make([]float64, deccmodel.Actions)
 	return l, nil
 }
+
+// Net is the actor being trained.
+func (l *Learner) Net() *nn.Sequential { return l.Actor }
 
 // Step is one gradient step on a batch drawn uniformly from buf: the
 // critic's TD step (eq. 11 with its sign corrected and an expected-SARSA

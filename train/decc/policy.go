@@ -23,9 +23,11 @@ const (
 
 // Policy is the shared actor as a train/env policy: the teacher network
 // over the flow's window of DECC's five local features (the first five of
-// each observation step, docs/env.md §3), greedy (cc.DECCGreedy, the
-// deployed rule) or sampled from its categorical distribution (training,
-// eq. 10), the action value deccmodel.ActionValue(k). With Record set it is
+// each observation step, docs/env.md §3), deterministic (cc.DECCNetAction,
+// the deployed rule) or, in training, sampled from its categorical
+// distribution (eq. 10; the action value deccmodel.ActionValue(k)) or, for
+// a continuous actor, its action plus Gaussian noise of standard deviation
+// noise, clipped to [−0.5, 0.5]. With Record set it is
 // also an env.Recorder that keeps every transition with the actor's window
 // and the critic's input (Samples).
 type Policy struct {
@@ -33,17 +35,23 @@ type Policy struct {
 	ws  *nn.Workspace
 	rng *rand.Rand // nil: greedy
 	eps float64    // with rng: a uniform action with this probability (I19)
+	// noise is the continuous actor's exploration noise (standard
+	// deviation, in action units) with rng
+	noise      float64
+	continuous bool
 	win []float64
 	// per flow: the pending decision's window, critic input and action
 	pend, pendGS [][]float64
-	pendAct      []int
+	pendAct      []float64
 	// Record keeps the transitions in S.
 	Record bool
 	S      Samples
-	// Entropy sums the policy's entropy over its decisions (Decisions).
+	// Entropy sums the policy's entropy over its decisions (Decisions; 0
+	// for a continuous actor).
 	Entropy   float64
 	Decisions int
-	// Counts counts the decisions per action index.
+	// Counts counts the decisions per action level (a continuous action
+	// counts at its nearest level, cc.DECCNearest).
 	Counts [deccmodel.Actions]int
 }
 
@@ -51,8 +59,13 @@ type Policy struct {
 // own clone), sampling with rng (nil: greedy), a uniformly random action
 // with probability eps (I19).
 func NewPolicy(actor *nn.Sequential, rng *rand.Rand, eps float64) *Policy {
-	return &Policy{net: actor, ws: actor.NewWorkspace(deccmodel.History), rng: rng, eps: eps, win: make([]float64, WinDim)}
+	return &Policy{net: actor, ws: actor.NewWorkspace(deccmodel.History), rng: rng, eps: eps, win: make([]float64, WinDim),
+		continuous: deccmodel.IsContinuous(actor)}
 }
+
+// SetNoise sets a continuous actor's exploration noise (standard deviation
+// in action units) when sampling.
+func (p *Policy) SetNoise(sd float64) { p.noise = sd }
 
 // Act implements env.Policy.
 func (p *Policy) Act(flow int, window []float64, out []float64) error {
@@ -67,18 +80,29 @@ func (p *Policy) Act(flow int, window []float64, out []float64) error {
 	if err != nil {
 		return err
 	}
-	k := cc.DECCGreedy(z)
-	if p.rng != nil {
+	a := cc.DECCNetAction(z)
+	switch {
+	case p.continuous && p.rng != nil:
+		if p.eps > 0 && p.rng.Float64() < p.eps {
+			a = actionSquash.Lo + (actionSquash.Hi-actionSquash.Lo)*p.rng.Float64()
+		} else if p.noise > 0 {
+			a = actionSquash.Clip(a + p.noise*p.rng.NormFloat64())
+		}
+	case p.rng != nil:
+		k := cc.DECCGreedy(z)
 		if p.eps > 0 && p.rng.Float64() < p.eps {
 			k = p.rng.IntN(deccmodel.Actions)
 		} else {
 			k = rl.CategoricalSample(p.rng, z)
 		}
+		a = deccmodel.ActionValue(k)
 	}
-	p.Entropy += rl.CategoricalEntropy(z)
+	if !p.continuous {
+		p.Entropy += rl.CategoricalEntropy(z)
+	}
 	p.Decisions++
-	p.Counts[k]++
-	out[0] = deccmodel.ActionValue(k)
+	p.Counts[cc.DECCNearest(a)]++
+	out[0] = a
 	if !p.Record {
 		return nil
 	}
@@ -88,7 +112,7 @@ func (p *Policy) Act(flow int, window []float64, out []float64) error {
 	}
 	copy(p.pend[flow], p.win)
 	criticInput(p.pendGS[flow], window[(h-1)*obsDim:])
-	p.pendAct[flow] = k
+	p.pendAct[flow] = a
 	return nil
 }
 
@@ -121,16 +145,20 @@ func (p *Policy) Recorded(t *env.Transitions, i int) {
 	n := len(s.NextGS)
 	s.NextGS = append(s.NextGS, make([]float64, CriticDim)...)
 	criticInput(s.NextGS[n:], next)
-	s.Act = append(s.Act, int8(p.pendAct[fl]))
+	s.Act = append(s.Act, int8(cc.DECCNearest(p.pendAct[fl])))
+	s.ActC = append(s.ActC, p.pendAct[fl])
 	s.Rew = append(s.Rew, t.Rew[i])
 	s.Done = append(s.Done, t.Done[i])
 }
 
 // Samples are recorded transitions, flat: sample i is Win[i·WinDim:],
-// GS[i·CriticDim:], Act[i], Rew[i], NextWin, NextGS, Done[i].
+// GS[i·CriticDim:], Act[i] (the action's level index) and ActC[i] (its
+// value: the continuous learner's action), Rew[i], NextWin, NextGS,
+// Done[i].
 type Samples struct {
 	Win, GS, NextWin, NextGS []float64
 	Act                      []int8
+	ActC                     []float64
 	Rew                      []float64
 	Done                     []bool
 }

@@ -65,18 +65,18 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 	if logw == nil {
 		logw = io.Discard
 	}
-	l, err := NewLearner(&cfg, nn.NewRand(cfg.Seed))
+	l, err := newLearner(&cfg)
 	if err != nil {
 		return nil, err
 	}
 	res := &Result{Config: cfg}
 	var counts [deccmodel.Actions]int
-	if res.Initial, counts, err = evaluate(&cfg, l.Actor); err != nil {
+	if res.Initial, counts, err = evaluate(&cfg, l.Net()); err != nil {
 		return nil, err
 	}
 	fmt.Fprintf(logw, "decc: untrained actor: mean reward %.6f, greedy actions %v\n", res.Initial, counts)
 	buf := NewReplay(cfg.ReplayCap)
-	res.Actor, res.Final, res.BestRound = l.Actor.Clone(), res.Initial, -1
+	res.Actor, res.Final, res.BestRound = l.Net().Clone(), res.Initial, -1
 	for round := range cfg.Rounds {
 		lg, err := trainRound(&cfg, round, l, buf)
 		if err != nil {
@@ -84,12 +84,12 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 		}
 		last := round == cfg.Rounds-1
 		if (cfg.EvalEvery > 0 && (round+1)%cfg.EvalEvery == 0) || (cfg.EvalEvery == 0 && last) {
-			if lg.Eval, err = Evaluate(&cfg, l.Actor); err != nil {
+			if lg.Eval, err = Evaluate(&cfg, l.Net()); err != nil {
 				return nil, err
 			}
 			lg.Evaluated = true
 			if lg.Eval > res.Final || cfg.EvalEvery == 0 {
-				res.Actor, res.Final, res.BestRound = l.Actor.Clone(), lg.Eval, round
+				res.Actor, res.Final, res.BestRound = l.Net().Clone(), lg.Eval, round
 			}
 		}
 		res.Rounds = append(res.Rounds, lg)
@@ -110,6 +110,21 @@ func Run(cfg Config, logw io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(logw, "decc: kept %s: mean reward %.6f (untrained %.6f), greedy actions %v\n", kept, res.Final, res.Initial, counts)
 	return res, nil
+}
+
+// learner is a teacher's learner: Learner (actor categorical) or
+// TD3Learner (actor continuous).
+type learner interface {
+	Step(buf *Replay, criticOnly bool) (StepStats, error)
+	Net() *nn.Sequential
+}
+
+// newLearner returns cfg's learner, its networks drawn from the seed.
+func newLearner(cfg *Config) (learner, error) {
+	if cfg.Actor == "continuous" {
+		return NewTD3Learner(cfg, nn.NewRand(cfg.Seed))
+	}
+	return NewLearner(cfg, nn.NewRand(cfg.Seed))
 }
 
 // episodeSeed is the simulation seed of episode e of round r (training)
@@ -162,11 +177,12 @@ func parallel(workers, n int, f func(i int) error) error {
 // trainRound collects cfg.Envs episodes with the frozen sampling actor,
 // adds their transitions to buf in episode order and takes cfg.Steps
 // gradient steps.
-func trainRound(cfg *Config, round int, l *Learner, buf *Replay) (RoundLog, error) {
-	frozen := l.Actor.Clone()
+func trainRound(cfg *Config, round int, l learner, buf *Replay) (RoundLog, error) {
+	frozen := l.Net().Clone()
 	pols := make([]*Policy, cfg.Envs)
 	for i := range pols {
 		pols[i] = NewPolicy(frozen.Clone(), nn.NewRand(cfg.Seed*7919+uint64(round*cfg.Envs+i)+1), cfg.Explore)
+		pols[i].SetNoise(cfg.ExploreNoise * (actionSquash.Hi - actionSquash.Lo) / 2)
 		pols[i].Record = true
 	}
 	err := parallel(cfg.Workers, cfg.Envs, func(i int) error {
@@ -267,11 +283,17 @@ func evaluate(cfg *Config, actor *nn.Sequential) (float64, [deccmodel.Actions]in
 // and the configuration's essentials.
 func (r *Result) Meta() string {
 	c := &r.Config
+	shape, td3 := deccmodel.ActorShape, ""
+	if c.Actor == "continuous" {
+		shape = deccmodel.ContinuousShape
+		td3 = fmt.Sprintf("; continuous actor trained TD3-style: policy delay %d, policy noise %g clipped at %g, exploration noise %g",
+			c.PolicyDelay, c.PolicyNoise, c.NoiseClip, c.ExploreNoise)
+	}
 	return fmt.Sprintf("DECC teacher actor (%s); %s; seed %d; %d rounds × %d episodes of %g µs, many-to-one %v, many-to-many %v per host, "+
 		"%d hosts at %g Gb/s, buffer %g MB, PFC off; actor lr %g, critic lr %g, batch %d, γ %g, %d steps/round, entropy %g, explore %g, eval every %d; "+
-		"kept round %d; mean reward untrained %.6f, trained %.6f",
-		deccmodel.ActorShape, Version, c.Seed, c.Rounds, c.Envs, c.EpisodeUs, c.ManyToOne, c.ManyToMany, c.Hosts, c.Gbps,
-		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, c.Explore, c.EvalEvery, r.BestRound+1, r.Initial, r.Final)
+		"kept round %d; mean reward untrained %.6f, trained %.6f%s",
+		shape, Version, c.Seed, c.Rounds, c.Envs, c.EpisodeUs, c.ManyToOne, c.ManyToMany, c.Hosts, c.Gbps,
+		c.BufferMB, c.ActorLR, c.CriticLR, c.Batch, c.Gamma, c.Steps, c.Entropy, c.Explore, c.EvalEvery, r.BestRound+1, r.Initial, r.Final, td3)
 }
 
 // Teacher returns the teacher's model file (ml/nn format, docs/ml.md §5).

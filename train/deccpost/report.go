@@ -8,6 +8,11 @@ import "github.com/ccsim/ccsim/cc/deccmodel"
 type Report struct {
 	Config        Config `json:"config"`
 	TeacherSHA256 string `json:"teacher_sha256"` // of the teacher's nn file with empty meta
+	// Actor is "continuous" for a continuous teacher (issue 18's `actor:
+	// continuous`: labels are its actions, agreement is counted at the
+	// nearest of the 11 levels; docs/algorithms/decc.md §10.5), empty for
+	// the categorical one.
+	Actor string `json:"actor,omitempty"`
 	// Episodes and Flows of the recording runs; Recorded windows, of which
 	// Train, Valid and Test were used.
 	Episodes int `json:"episodes"`
@@ -17,7 +22,7 @@ type Report struct {
 	Valid    int `json:"valid"`
 	Test     int `json:"test"`
 	// TeacherActions is the histogram of the actions the teacher took in
-	// the recording runs.
+	// the recording runs (a continuous action at its nearest level).
 	TeacherActions [deccmodel.Actions]int `json:"teacher_actions"`
 	Compression    CompressionReport      `json:"compression"`
 	Trees          TreesReport            `json:"trees"`

@@ -85,6 +85,9 @@ func Build(teacher *nn.Sequential, cfg Config) (*Students, error) {
 	}
 	rep := &Report{Config: cfg, TeacherSHA256: hex.EncodeToString(sum[:]), Episodes: rec.Episodes, Flows: rec.Flows,
 		Recorded: len(rec.Windows), Train: len(sp.train), Valid: len(sp.valid), Test: len(sp.test)}
+	if deccmodel.IsContinuous(teacher) {
+		rep.Actor = "continuous"
+	}
 	for _, a := range rec.Actions {
 		rep.TeacherActions[cc.DECCNearest(a)]++
 	}
@@ -205,11 +208,11 @@ func nonzeroWeights(m *nn.Sequential) int {
 	return c.NonzeroMACs
 }
 
-// agreement returns the fraction of the windows on which the greedy
-// actions of a and b agree, the fraction within one level, and b's action
-// histogram.
+// agreement returns the fraction of the windows on which the deployed
+// actions of a and b agree at the 11 levels (levelsAll), the fraction
+// within one level, and b's histogram.
 func agreement(a, b *nn.Sequential, xs [][]float64) (agree, within1 float64, hist [deccmodel.Actions]int) {
-	ka, kb := greedyAll(a, xs), greedyAll(b, xs)
+	ka, kb := levelsAll(a, xs), levelsAll(b, xs)
 	n1, n2 := 0, 0
 	for i := range ka {
 		if ka[i] == kb[i] {
@@ -225,15 +228,18 @@ func agreement(a, b *nn.Sequential, xs [][]float64) (agree, within1 float64, his
 
 func abs(x int) int { return max(x, -x) }
 
-// greedyAll returns m's greedy action index on every window.
-func greedyAll(m *nn.Sequential, xs [][]float64) []int {
+// levelsAll returns the level index of m's deployed action on every
+// window: the greedy index of a categorical actor, the nearest level of a
+// continuous one's action (cc.DECCNearest of cc.DECCNetAction, which for
+// the categorical actor is its greedy index again).
+func levelsAll(m *nn.Sequential, xs [][]float64) []int {
 	ws := m.NewWorkspace(deccmodel.History)
 	out := make([]int, len(xs))
 	for i, x := range xs {
 		z, err := m.Forward(ws, x, deccmodel.History)
 		out[i] = deccmodel.Actions / 2
 		if err == nil {
-			out[i] = cc.DECCGreedy(z)
+			out[i] = cc.DECCNearest(cc.DECCNetAction(z))
 		}
 	}
 	return out
@@ -241,7 +247,7 @@ func greedyAll(m *nn.Sequential, xs [][]float64) []int {
 
 // labels returns the distillation targets of m on xs (I20): the greedy
 // action's value, or the expected action Σ p_k a_k under the softmax of the
-// logits.
+// logits; for a continuous actor its action (either label).
 func labels(m *nn.Sequential, xs [][]float64, label string) []float64 {
 	ws := m.NewWorkspace(deccmodel.History)
 	y := make([]float64, len(xs))
@@ -250,8 +256,8 @@ func labels(m *nn.Sequential, xs [][]float64, label string) []float64 {
 		if err != nil {
 			continue // 0: the no-op (cannot happen for windows of the actor's width)
 		}
-		if label == "greedy" {
-			y[i] = deccmodel.ActionValue(cc.DECCGreedy(z))
+		if label == "greedy" || len(z) == 1 {
+			y[i] = cc.DECCNetAction(z)
 			continue
 		}
 		zmax := z[cc.DECCGreedy(z)]
@@ -288,7 +294,7 @@ func treeStage(teacher, quant *nn.Sequential, cfg *Config, sp split, rep *Report
 	r.Label, r.Grown, r.Trees, r.Depth = cfg.Label, res.Trees, res.BestIteration, cfg.Depth
 	r.TrainRMSE, r.ValidRMSE = res.TrainRMSE[res.BestIteration-1], res.ValidRMSE[res.BestIteration-1]
 	yt := labels(quant, sp.test, cfg.Label)
-	kq, kt := greedyAll(quant, sp.test), greedyAll(teacher, sp.test)
+	kq, kt := levelsAll(quant, sp.test), levelsAll(teacher, sp.test)
 	se, n1, n2, n3 := 0.0, 0, 0, 0
 	for i, x := range sp.test {
 		a := m.Predict(x)
