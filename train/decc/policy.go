@@ -39,7 +39,7 @@ type Policy struct {
 	// deviation, in action units) with rng
 	noise      float64
 	continuous bool
-	win []float64
+	win        []float64
 	// per flow: the pending decision's window, critic input and action
 	pend, pendGS [][]float64
 	pendAct      []float64
