@@ -40,21 +40,14 @@ func (d deccRec) OnTimer(q *fabric.QP, id int, now sim.Time) {
 // dynamicsActor is a seeded actor whose weights are scaled up so that its
 // greedy action changes with the state (an untrained actor at its
 // initial scale picks one action everywhere).
-func dynamicsActor() *nn.Sequential {
-	a := deccmodel.NewActor()
-	a.Init(nn.NewRand(11))
-	for _, p := range a.Params() {
-		for i := range p.W {
-			p.W[i] *= 2.5
-		}
-	}
-	return a
-}
+func dynamicsActor() *nn.Sequential { return scaled(deccmodel.NewActor()) }
 
 // dynamicsContinuousActor is a seeded continuous actor scaled up as
 // dynamicsActor.
-func dynamicsContinuousActor() *nn.Sequential {
-	a := deccmodel.NewContinuousActor()
+func dynamicsContinuousActor() *nn.Sequential { return scaled(deccmodel.NewContinuousActor()) }
+
+// scaled initialises a from seed 11 and multiplies every weight by 2.5.
+func scaled(a *nn.Sequential) *nn.Sequential {
 	a.Init(nn.NewRand(11))
 	for _, p := range a.Params() {
 		for i := range p.W {

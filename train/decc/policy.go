@@ -89,7 +89,7 @@ func (p *Policy) Act(flow int, window []float64, out []float64) error {
 			a = actionSquash.Clip(a + p.noise*p.rng.NormFloat64())
 		}
 	case p.rng != nil:
-		k := cc.DECCGreedy(z)
+		var k int
 		if p.eps > 0 && p.rng.Float64() < p.eps {
 			k = p.rng.IntN(deccmodel.Actions)
 		} else {
