@@ -20,7 +20,18 @@ func (n *Network) checkOpen(q *QP) {
 // with the QPs' state.
 func (n *Network) checkBits(h int32) {
 	nd := &n.Nodes[h]
+	dead, first := 0, -1
 	for j, qi := range nd.qps {
+		if qi < 0 {
+			dead++
+			if nd.openBits[j>>6]>>(uint(j)&63)&1 == 1 || nd.dataBits[j>>6]>>(uint(j)&63)&1 == 1 {
+				panic(fmt.Sprintf("host %d: dead slot %d has a bit set", h, j))
+			}
+			continue
+		}
+		if first < 0 {
+			first = j
+		}
 		q := &n.QPs[qi]
 		n.checkOpen(q)
 		if int(q.hpos) != j {
@@ -31,6 +42,9 @@ func (n *Network) checkBits(h int32) {
 		if o != q.open || d != (q.active && q.SndNxt < q.SizeBytes) || d != q.hasData {
 			panic(fmt.Sprintf("host %d: QP %d at %d: bits open %v data %v, QP open %v hasData %v SndNxt %d size %d", h, qi, j, o, d, q.open, q.hasData, q.SndNxt, q.SizeBytes))
 		}
+	}
+	if dead != nd.dead || (first >= 0 && first != nd.firstLive) || (len(nd.qps) > 0 && nd.rrLast >= len(nd.qps)) {
+		panic(fmt.Sprintf("host %d: %d dead slots (counted %d), first live %d (kept %d), rrLast %d of %d slots", h, dead, nd.dead, first, nd.firstLive, nd.rrLast, len(nd.qps)))
 	}
 	for j := len(nd.qps); j < len(nd.openBits)<<6; j++ {
 		if nd.openBits[j>>6]>>(uint(j)&63)&1 == 1 || nd.dataBits[j>>6]>>(uint(j)&63)&1 == 1 {

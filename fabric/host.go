@@ -444,18 +444,7 @@ func (n *Network) finish(q *QP) {
 	if nd.prioQPs[q.Prio]--; nd.prioQPs[q.Prio] == 0 {
 		nd.prioMask &^= 1 << q.Prio
 	}
-	// remove q from its host's list (refresh above cleared its bits)
-	k, m := int(q.hpos), len(nd.qps)
-	copy(nd.qps[k:], nd.qps[k+1:])
-	nd.qps = nd.qps[:m-1]
-	removeBit(nd.openBits, k, m)
-	removeBit(nd.dataBits, k, m)
-	for _, qi := range nd.qps[k:] {
-		n.QPs[qi].hpos--
-	}
-	if nd.rrLast >= k && nd.rrLast > 0 {
-		nd.rrLast--
-	}
+	n.removeQP(nd, int(q.hpos)) // refresh above cleared its bits
 	n.Stats.FlowsDone++
 	if n.OnFlowDone != nil {
 		n.OnFlowDone(q)

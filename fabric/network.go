@@ -102,10 +102,15 @@ type Node struct {
 	FirstPort int32
 	NumPorts  int32
 	// hosts
-	qps      []int32  // active sending QPs in creation order
-	openBits []uint64 // bit j: QPs[qps[j]] is open (qpbits.go)
-	dataBits []uint64 // bit j: QPs[qps[j]] has data left to send
-	rrLast   int
+	// qps holds the active sending QPs in creation order as slots; a
+	// finished QP leaves a dead slot (−1, both bits clear) until the list
+	// is compacted (qpbits.go: removeQP, compactQPs)
+	qps       []int32
+	openBits  []uint64 // bit j: QPs[qps[j]] is open (qpbits.go)
+	dataBits  []uint64 // bit j: QPs[qps[j]] has data left to send
+	rrLast    int      // slot of the QP the NIC served last (qpbits.go)
+	dead      int      // dead slots in qps
+	firstLive int      // the first live slot of qps (when any)
 	prioQPs  [numClasses]int32 // active QPs per class
 	prioMask uint8             // bit c set: prioQPs[c] > 0
 	open     int32             // active QPs that are open (see QP.open)
