@@ -106,16 +106,16 @@ type Node struct {
 	// finished QP leaves a dead slot (−1, both bits clear) until the list
 	// is compacted (qpbits.go: removeQP, compactQPs)
 	qps       []int32
-	openBits  []uint64 // bit j: QPs[qps[j]] is open (qpbits.go)
-	dataBits  []uint64 // bit j: QPs[qps[j]] has data left to send
-	rrLast    int      // slot of the QP the NIC served last (qpbits.go)
-	dead      int      // dead slots in qps
-	firstLive int      // the first live slot of qps (when any)
-	prioQPs  [numClasses]int32 // active QPs per class
-	prioMask uint8             // bit c set: prioQPs[c] > 0
-	open     int32             // active QPs that are open (see QP.open)
-	ackQ     ring              // generated ACK/NACK/CNP awaiting the NIC
-	wake     sim.Timer
+	openBits  []uint64          // bit j: QPs[qps[j]] is open (qpbits.go)
+	dataBits  []uint64          // bit j: QPs[qps[j]] has data left to send
+	rrLast    int               // slot of the QP the NIC served last (qpbits.go)
+	dead      int               // dead slots in qps
+	firstLive int               // the first live slot of qps (when any)
+	prioQPs   [numClasses]int32 // active QPs per class
+	prioMask  uint8             // bit c set: prioQPs[c] > 0
+	open      int32             // active QPs that are open (see QP.open)
+	ackQ      ring              // generated ACK/NACK/CNP awaiting the NIC
+	wake      sim.Timer
 	// switches: settings resolved by New (Config and its Switches
 	// overrides), then the shared-buffer state
 	pfc           PFCMode
