@@ -98,14 +98,27 @@ func (g *Graph) bfs(nb [][]nbr, root int, dist, queue []int32,
 // Routes holds, for every node and every destination host, the equal-cost
 // next-hop ports in the reference simulator's order, plus hop distances. It
 // is immutable and safe for concurrent use.
+//
+// Only switches and hosts with more than one neighbour have rows. A host
+// with a single neighbour u (every host of the built-in topologies) has
+// one possible list towards any destination — the port of its link to u —
+// and its distance is u's plus one; storing them took (hosts × hosts) of
+// the table's (nodes × hosts) pairs, most of its memory on a fat-tree
+// (issue 19 §2). Next and Dist answer for such hosts from up and upPeer
+// instead, with the values the full table held (TestRoutesMatchFullTable).
 type Routes struct {
 	g       *Graph
 	ports   [][]PortRef
 	hosts   []int32 // dense host index -> node id
 	hostIdx []int32 // node id -> dense host index, -1 for switches
-	off     []int32 // (node*numHosts + hostIndex) -> start in hops; len N*H+1
+	row     []int32 // node id -> row in off and dist, -1 for a single-neighbour host
+	rows    int     // nodes with rows
+	off     []int32 // (hostIndex*rows + row) -> start in hops; len H*rows+1
 	hops    []int32 // flat next-hop port lists
-	dist    []int32 // (node*numHosts + hostIndex) -> hop count, -1 = unreachable
+	dist    []int32 // (hostIndex*rows + row) -> hop count, -1 = unreachable
+	// up and upPeer, for a single-neighbour host: its port towards the
+	// neighbour (the one-entry list) and the neighbour; -1 elsewhere
+	up, upPeer []int32
 }
 
 // NextHops computes the routing tables of the reference simulator
@@ -128,13 +141,30 @@ func (g *Graph) NextHops() *Routes {
 	}
 	nh := len(r.hosts)
 	nb := g.neighbours()
+	r.row, r.up, r.upPeer = make([]int32, n), make([]int32, n), make([]int32, n)
+	for v := range n {
+		r.up[v], r.upPeer[v] = -1, -1
+		if u := singleNeighbour(g, nb, v); u >= 0 {
+			r.row[v] = -1
+			r.upPeer[v] = int32(u)
+			for _, e := range nb[u] { // the port the BFS records for v: v's end of u's entry
+				if int(e.node) == v {
+					r.up[v] = e.peerPort
+				}
+			}
+			continue
+		}
+		r.row[v] = int32(r.rows)
+		r.rows++
+	}
+	nr := r.rows
 	// Host-major layout: the lists towards host hi are one block, so each
 	// BFS's records are placed as soon as it ends (a stable counting sort
 	// by node keeps the discovery order within each list) and no record
 	// outlives its BFS (issue 19 §2: a k = 24 fat-tree kept 690 MB of
 	// records and spent most of its time moving them).
-	r.dist = make([]int32, n*nh)
-	r.off = make([]int32, n*nh+1)
+	r.dist = make([]int32, nr*nh)
+	r.off = make([]int32, nr*nh+1)
 	type rec struct{ node, port int32 }
 	var rs []rec
 	cnt := make([]int32, n) // records per node in this BFS, then the fill cursors
@@ -144,18 +174,27 @@ func (g *Graph) NextHops() *Routes {
 	for hi, h := range r.hosts {
 		rs = rs[:0]
 		g.bfs(nb, int(h), dist, queue, nil, func(now int32, e nbr) {
-			rs = append(rs, rec{e.node, e.peerPort})
-			cnt[e.node]++
+			if r.row[e.node] >= 0 {
+				rs = append(rs, rec{e.node, e.peerPort})
+				cnt[e.node]++
+			}
 		})
-		copy(r.dist[hi*n:(hi+1)*n], dist)
+		for v, rw := range r.row {
+			if rw >= 0 {
+				r.dist[hi*nr+int(rw)] = dist[v]
+			}
+		}
 		if r.hops == nil { // the first BFS's size times the hosts, about the table's
 			r.hops = make([]int32, 0, min(len(rs)*nh+len(rs), math.MaxInt32))
 		}
-		block := r.off[hi*n : (hi+1)*n]
-		for v := range n {
-			block[v] = int32(total)
+		block := r.off[hi*nr : (hi+1)*nr]
+		for v, rw := range r.row {
+			if rw < 0 {
+				continue
+			}
+			block[rw] = int32(total)
 			total += int64(cnt[v])
-			cnt[v] = block[v]
+			cnt[v] = block[rw]
 		}
 		if total > math.MaxInt32 {
 			panic("topo: routing table too large")
@@ -167,9 +206,23 @@ func (g *Graph) NextHops() *Routes {
 		}
 		clear(cnt)
 	}
-	r.off[n*nh] = int32(total)
+	r.off[nr*nh] = int32(total)
 	return r
 }
+
+// singleNeighbour returns the one neighbour of host v, or -1 when v is a
+// switch or has none, several, or itself as a neighbour.
+func singleNeighbour(g *Graph, nb [][]nbr, v int) int {
+	if g.Kinds[v] != Host || len(nb[v]) != 1 || int(nb[v][0].node) == v {
+		return -1
+	}
+	return int(nb[v][0].node)
+}
+
+// Rows returns the number of nodes with rows in the table (switches and
+// hosts with several neighbours): the table holds Rows() × NumHosts()
+// entries.
+func (r *Routes) Rows() int { return r.rows }
 
 // Graph returns the graph the tables were computed from.
 func (r *Routes) Graph() *Graph { return r.g }
@@ -198,7 +251,14 @@ func (r *Routes) Next(node, dstHost int) []int32 {
 	if hi < 0 {
 		return nil
 	}
-	i := int(hi)*len(r.hostIdx) + node
+	rw := r.row[node]
+	if rw < 0 { // a single-neighbour host: its uplink, when it leads to dstHost
+		if r.Dist(node, dstHost) <= 0 {
+			return r.hops[:0:0]
+		}
+		return r.up[node : node+1 : node+1]
+	}
+	i := int(hi)*r.rows + int(rw)
 	a, b := r.off[i], r.off[i+1]
 	return r.hops[a:b:b]
 }
@@ -213,7 +273,25 @@ func (r *Routes) Dist(node, dstHost int) int {
 	if hi < 0 {
 		return -1
 	}
-	return int(r.dist[int(hi)*len(r.hostIdx)+node])
+	if rw := r.row[node]; rw >= 0 {
+		return int(r.dist[int(hi)*r.rows+int(rw)])
+	}
+	// a single-neighbour host: 0 to itself; else one more than its
+	// neighbour u, which the BFS expands only if u is a switch or the
+	// destination itself
+	switch u := int(r.upPeer[node]); {
+	case node == dstHost:
+		return 0
+	case u == dstHost:
+		return 1
+	case r.row[u] < 0 || r.g.Kinds[u] == Host:
+		return -1
+	default:
+		if d := r.dist[int(hi)*r.rows+int(r.row[u])]; d >= 0 {
+			return int(d) + 1
+		}
+		return -1
+	}
 }
 
 // PathInfo holds the constants of the path between two hosts that the

@@ -405,3 +405,83 @@ func TestRoutesPathInfoMatchesGraph(t *testing.T) {
 		}
 	}
 }
+
+// fullTable is the table before single-neighbour hosts lost their rows:
+// for every node and destination host, the list the BFS records and its
+// distance, straight from Graph.bfs.
+func fullTable(g *Graph) (next map[[2]int][]int32, dist map[[2]int]int) {
+	n := len(g.Kinds)
+	nb := g.neighbours()
+	next, dist = map[[2]int][]int32{}, map[[2]int]int{}
+	d := make([]int32, n)
+	for h, k := range g.Kinds {
+		if k != Host {
+			continue
+		}
+		lists := make([][]int32, n)
+		g.bfs(nb, h, d, nil, nil, func(now int32, e nbr) { lists[e.node] = append(lists[e.node], e.peerPort) })
+		for v := range n {
+			next[[2]int{v, h}], dist[[2]int{v, h}] = lists[v], int(d[v])
+		}
+	}
+	return next, dist
+}
+
+// TestRoutesMatchFullTable: with the rows of single-neighbour hosts
+// dropped, Next and Dist give every (node, destination host) pair the list
+// and distance the full table held, on the reference fat-tree and star,
+// the built-in leaf-spine and cross-DC fabrics, and hand-made corner
+// cases: a multi-NIC host, parallel links, hosts linked to each other
+// (directly and in a chain), an isolated host; and the fat-tree's table
+// keeps rows for its switches only.
+func TestRoutesMatchFullTable(t *testing.T) {
+	cross, err := CrossDC(DefaultCrossDCParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := LeafSpine(LeafSpineParams{Spines: 2, Leaves: 3, LeafHosts: []int{3, 2, 1}, HostBps: 1e9, FabricBps: 4e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := map[string]*Graph{
+		"fat":        readRef(t, "fat_topology.txt"),
+		"star":       readRef(t, "incast20_topology.txt"),
+		"cross-dc":   cross,
+		"leaf-spine": ls,
+		"multi-nic": {Kinds: []NodeKind{Host, Host, Switch, Switch, Host, Switch}, Links: []Link{
+			{A: 0, B: 2, Bps: 1e9}, {A: 0, B: 3, Bps: 1e9}, {A: 3, B: 1, Bps: 1e9},
+			{A: 2, B: 5, Bps: 1e9}, {A: 3, B: 5, Bps: 1e9}, {A: 5, B: 4, Bps: 1e9}}},
+		"parallel": {Kinds: []NodeKind{Host, Host, Switch, Switch}, Links: []Link{
+			{A: 0, B: 2, Bps: 1e9}, {A: 0, B: 2, Bps: 2e9}, {A: 2, B: 3, Bps: 1e9}, {A: 3, B: 2, Bps: 2e9}, {A: 3, B: 1, Bps: 1e9}}},
+		// 0–1 hosts linked directly; 2–3–switch 4–host 5: host 2 reaches
+		// only host 3 (a host is not expanded), 6 is isolated
+		"host-links": {Kinds: []NodeKind{Host, Host, Host, Host, Switch, Host, Host}, Links: []Link{
+			{A: 0, B: 1, Bps: 1e9}, {A: 2, B: 3, Bps: 1e9}, {A: 3, B: 4, Bps: 1e9}, {A: 4, B: 5, Bps: 1e9}}},
+	}
+	for name, g := range graphs {
+		r := g.NextHops()
+		next, dist := fullTable(g)
+		checked := 0
+		for p, want := range next {
+			got := r.Next(p[0], p[1])
+			if len(got) != len(want) || (len(want) > 0 && !reflect.DeepEqual(got, want)) {
+				t.Fatalf("%s: Next(%d, %d) = %v, the full table %v", name, p[0], p[1], got, want)
+			}
+			if d := r.Dist(p[0], p[1]); d != dist[p] {
+				t.Fatalf("%s: Dist(%d, %d) = %d, the full table %d", name, p[0], p[1], d, dist[p])
+			}
+			checked++
+		}
+		t.Logf("%s: %d pairs, %d of %d nodes with rows", name, checked, r.Rows(), len(g.Kinds))
+	}
+	fat := graphs["fat"]
+	switches := 0
+	for _, k := range fat.Kinds {
+		if k == Switch {
+			switches++
+		}
+	}
+	if r := fat.NextHops(); r.Rows() != switches {
+		t.Errorf("fat-tree: %d rows, want its %d switches", r.Rows(), switches)
+	}
+}

@@ -20,8 +20,8 @@ func TestCheckRefusesTooBig(t *testing.T) {
 			"workload.all_to_all over 3456 hosts: needs about 11.4 GiB (about 1.19e+07 flows), more than the 1.0 GiB of memory available"},
 		{"queue samples", "stop_ms: 1000000\ntopology: {kind: star, hosts: 3}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1000}]}\noutputs: {queue_sample_us: 0.01, queue_ports: [{node: 3, port: 1}]}\n",
 			"outputs.queue_sample_us = 0.01 (stop_ms = 1e+06, 1 queue_ports): needs about 2.2 TiB (1e+11 queue samples)"},
-		{"fat-tree routes", "topology: {kind: fat_tree, k: 32}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1000}]}\n",
-			"topology.k = 32: needs about 1.4 GiB (routing tables of 9472 nodes × 8192 destination hosts)"},
+		{"fat-tree routes", "topology: {kind: fat_tree, k: 32, hosts_per_edge: 64}\nworkload: {flows: [{src: 0, dst: 1, size_bytes: 1000}]}\n",
+			"needs about 2.7 GiB (routing tables of 1280 switches and multi-link hosts × 32768 destination hosts)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := filepath.Join(t.TempDir(), "s.yaml")
