@@ -225,7 +225,7 @@ func (w *WRCC) Start(q *fabric.QP, now sim.Time) {
 	us := (q.PathBaseRTT + sim.Microsecond - 1) / sim.Microsecond
 	q.Ext[wrccRTTEst] = uint32(min(max(us, 0), math.MaxUint32))
 	w.apply(q)
-	q.ArmTimer(wrccTimer, now+w.r.t1)
+	q.ArmTimerAfter(wrccTimer, now, w.r.t1)
 }
 
 // clampRate keeps a rate from the network within [F_min, B_send] (I7).
@@ -281,7 +281,7 @@ func (w *WRCC) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
 		w.Rc = fair
 		w.PSNLast = nt.Args[1]
 		w.FCNPCuts++
-		q.ArmTimer(wrccTimer, now+w.r.t1)
+		q.ArmTimerAfter(wrccTimer, now, w.r.t1)
 		w.apply(q)
 	}
 }
@@ -298,7 +298,7 @@ func (w *WRCC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 		w.Rc = min(2*w.Rc, w.line)
 	}
 	w.apply(q)
-	q.ArmTimer(wrccTimer, now+w.r.t1)
+	q.ArmTimerAfter(wrccTimer, now, w.r.t1)
 }
 
 // OnSend is unused: the fabric stamps the extension from QP.Ext.

@@ -284,6 +284,16 @@ func (q *QP) ArmTimer(id int, at sim.Time) {
 	q.net.q.Push(at, evQPTimer, q.ID, g<<2|uint32(id))
 }
 
+// ArmTimerAfter arms timer id at now + delay, where now is the time of the
+// event being handled (the now of the callback). The event order is that
+// of ArmTimer(id, now+delay) — exactly (time, arming order) — but a delay
+// that recurs (a periodic timer of an algorithm) costs an append to a FIFO
+// lane of the scheduler instead of a heap insertion (sim.Queue.PushDelay).
+func (q *QP) ArmTimerAfter(id int, now, delay sim.Time) {
+	g := q.timers[id].Arm(now + delay)
+	q.net.q.PushDelay(now, delay, evQPTimer, q.ID, g<<2|uint32(id))
+}
+
 // CancelTimer cancels timer id.
 func (q *QP) CancelTimer(id int) { q.timers[id].Cancel() }
 
