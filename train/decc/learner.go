@@ -49,12 +49,15 @@ func (r *Replay) Add(s *Samples) {
 // the agent's five local features → 128 → 64 (ReLU) → one Q value per
 // action (Q(g, s, a) is output a: the 11-way one-hot action input of
 // decc.md §1.7 folded into the head, so one pass values every action).
-func NewCritic() *nn.Sequential {
-	d1, _ := nn.NewDense(CriticDim, 128, nn.KaimingUniform)
+func NewCritic() *nn.Sequential { return critic(CriticDim, deccmodel.Actions) }
+
+// critic is a critic's stack: in → 128 → 64 (ReLU) → out.
+func critic(in, out int) *nn.Sequential {
+	d1, _ := nn.NewDense(in, 128, nn.KaimingUniform)
 	a1, _ := nn.NewActivation(nn.ReLU, 128)
 	d2, _ := nn.NewDense(128, 64, nn.KaimingUniform)
 	a2, _ := nn.NewActivation(nn.ReLU, 64)
-	d3, _ := nn.NewDense(64, deccmodel.Actions, nn.XavierUniform)
+	d3, _ := nn.NewDense(64, out, nn.XavierUniform)
 	m, err := nn.NewSequential(d1, a1, d2, a2, d3)
 	if err != nil {
 		panic(err) // constant shapes

@@ -24,18 +24,7 @@ var actionSquash = rl.Squash{Lo: -0.5, Hi: 0.5}
 // global values, the five local features and the scalar action → 128 → 64
 // (ReLU) → 1 (decc.md §1.7's critic input concat(g, s, a) with the scalar
 // action).
-func NewContinuousCritic() *nn.Sequential {
-	d1, _ := nn.NewDense(CriticDim+1, 128, nn.KaimingUniform)
-	a1, _ := nn.NewActivation(nn.ReLU, 128)
-	d2, _ := nn.NewDense(128, 64, nn.KaimingUniform)
-	a2, _ := nn.NewActivation(nn.ReLU, 64)
-	d3, _ := nn.NewDense(64, 1, nn.XavierUniform)
-	m, err := nn.NewSequential(d1, a1, d2, a2, d3)
-	if err != nil {
-		panic(err) // constant shapes
-	}
-	return m
-}
+func NewContinuousCritic() *nn.Sequential { return critic(CriticDim+1, 1) }
 
 // TD3Learner is the continuous option's learner: the shared deterministic
 // actor and its target, two critics and their targets, Adam for each.
