@@ -118,8 +118,8 @@ func (p *DECCParams) Validate() error {
 func (p *DECCParams) Policy() *nn.Sequential { return p.policy }
 
 // SetPolicy sets the actor directly (tests and trainers that hold the
-// network in memory), in place of Model; net must have the teacher actor's
-// shape (deccmodel.NewActor).
+// network in memory), in place of Model; net must have a teacher actor's
+// shape (deccmodel.NewActor, or NewContinuousActor).
 func (p *DECCParams) SetPolicy(net *nn.Sequential, name string) {
 	p.policy, p.Model, p.modelFrom, p.loaded = net, name, name, true
 }
