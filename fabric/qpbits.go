@@ -4,7 +4,8 @@ import "math/bits"
 
 // Position bitsets of a host's active QPs (docs/reference-simulator.md §2.3,
 // the NIC's round-robin over its QPs in creation order). Node.qps lists the
-// host's active QPs; bit j of Node.openBits is set when QPs[qps[j]] is open
+// host's active QPs, with the dead slots of finished ones until the next
+// compaction (below); bit j of Node.openBits is set when QPs[qps[j]] is open
 // and bit j of Node.dataBits when it has data left to send (SndNxt <
 // SizeBytes; open or window-bound). The NIC's scans visit only set bits, so
 // a host with hundreds of active QPs, most of them waiting for ACKs, costs

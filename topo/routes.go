@@ -210,6 +210,20 @@ func (g *Graph) NextHops() *Routes {
 	return r
 }
 
+// RouteRows returns the number of rows NextHops's table has (the switches
+// and the hosts without a single neighbour), without building it: the
+// table holds RouteRows() × hosts entries.
+func (g *Graph) RouteRows() int {
+	nb := g.neighbours()
+	rows := 0
+	for v := range g.Kinds {
+		if singleNeighbour(g, nb, v) < 0 {
+			rows++
+		}
+	}
+	return rows
+}
+
 // singleNeighbour returns the one neighbour of host v, or -1 when v is a
 // switch or has none, several, or itself as a neighbour.
 func singleNeighbour(g *Graph, nb [][]nbr, v int) int {
@@ -284,9 +298,9 @@ func (r *Routes) Dist(node, dstHost int) int {
 		return 0
 	case u == dstHost:
 		return 1
-	case r.row[u] < 0 || r.g.Kinds[u] == Host:
+	case r.g.Kinds[u] == Host: // not expanded
 		return -1
-	default:
+	default: // a switch: it has a row
 		if d := r.dist[int(hi)*r.rows+int(r.row[u])]; d >= 0 {
 			return int(d) + 1
 		}

@@ -472,6 +472,9 @@ func TestRoutesMatchFullTable(t *testing.T) {
 			}
 			checked++
 		}
+		if g.RouteRows() != r.Rows() {
+			t.Errorf("%s: RouteRows %d, the table has %d", name, g.RouteRows(), r.Rows())
+		}
 		t.Logf("%s: %d pairs, %d of %d nodes with rows", name, checked, r.Rows(), len(g.Kinds))
 	}
 	fat := graphs["fat"]

@@ -26,8 +26,8 @@ import (
 // 10^6 flows, rounded up):
 const (
 	// routeBytesPerPair is the routing state per (row, destination host)
-	// pair, a row for every switch and every host with more than one
-	// link (topo.Routes drops the single-neighbour hosts' rows): the hop
+	// pair, a row for every switch and every host without a single
+	// neighbour (topo.Graph.RouteRows): the hop
 	// counts, offsets and next-hop lists, one table shared by every
 	// network a check builds (62–69 B measured from the peak RSS of
 	// validating fat-trees of k = 16, 24 and 32: 43, 177 and 732 MB).
@@ -85,18 +85,10 @@ type sizeItem struct {
 // estimateGraph is the routing state of the networks a check builds (one
 // table, shared; a run builds one per algorithm running at a time).
 func estimateGraph(s *scenario.Scenario, g *topo.Graph) sizeItem {
-	links := make([]int, len(g.Kinds))
-	for _, l := range g.Links {
-		links[l.A]++
-		links[l.B]++
-	}
-	hosts, rows := 0, 0
-	for i, k := range g.Kinds {
+	hosts, rows := 0, g.RouteRows()
+	for _, k := range g.Kinds {
 		if k == topo.Host {
 			hosts++
-		}
-		if k != topo.Host || links[i] != 1 { // an upper bound of topo.Routes.Rows
-			rows++
 		}
 	}
 	return sizeItem{

@@ -112,10 +112,7 @@ func testDynamics(t *testing.T, actor *nn.Sequential) {
 		}
 		d, dn := logs[f][j], logs[f][j+1]
 		obs, next := tr.Obs[i*tr.ObsDim:], tr.Next[i*tr.ObsDim:]
-		act := int(tr.Act[i]*10+0.5) + 5
-		if tr.Act[i] < 0 {
-			act = int(tr.Act[i]*10-0.5) + 5
-		}
+		act := cc.DECCNearest(tr.Act[i])
 		actions[act]++
 		if deccmodel.ActionValue(act) != tr.Act[i] {
 			offLevel++

@@ -32,7 +32,6 @@ func (r *Replay) Add(s *Samples) {
 			r.S.GS = append(r.S.GS, s.GS[i*CriticDim:(i+1)*CriticDim]...)
 			r.S.NextGS = append(r.S.NextGS, s.NextGS[i*CriticDim:(i+1)*CriticDim]...)
 			r.S.Act, r.S.Rew, r.S.Done = append(r.S.Act, s.Act[i]), append(r.S.Rew, s.Rew[i]), append(r.S.Done, s.Done[i])
-			r.S.ActC = append(r.S.ActC, s.ActC[i])
 			continue
 		}
 		j := r.next
@@ -40,7 +39,7 @@ func (r *Replay) Add(s *Samples) {
 		copy(r.S.NextWin[j*WinDim:(j+1)*WinDim], s.NextWin[i*WinDim:(i+1)*WinDim])
 		copy(r.S.GS[j*CriticDim:(j+1)*CriticDim], s.GS[i*CriticDim:(i+1)*CriticDim])
 		copy(r.S.NextGS[j*CriticDim:(j+1)*CriticDim], s.NextGS[i*CriticDim:(i+1)*CriticDim])
-		r.S.Act[j], r.S.Rew[j], r.S.Done[j], r.S.ActC[j] = s.Act[i], s.Rew[i], s.Done[i], s.ActC[i]
+		r.S.Act[j], r.S.Rew[j], r.S.Done[j] = s.Act[i], s.Rew[i], s.Done[i]
 		r.next = (j + 1) % r.cap
 	}
 }
@@ -158,7 +157,7 @@ func (l *Learner) criticStep(s *Samples, st *StepStats) error {
 		if err != nil {
 			return err
 		}
-		a := int(s.Act[i])
+		a := s.level(i)
 		d := q[a] - y
 		st.CriticLoss += d * d / B
 		st.MeanQ += q[a] / B
@@ -188,7 +187,7 @@ func (l *Learner) actorStep(s *Samples, st *StepStats) error {
 			return err
 		}
 		rl.Softmax(z, l.p)
-		l.adv[b] = q[s.Act[i]] - nn.Dot(l.p, q)
+		l.adv[b] = q[s.level(i)] - nn.Dot(l.p, q)
 		mean += l.adv[b] / B
 	}
 	sd := 0.0
@@ -199,7 +198,7 @@ func (l *Learner) actorStep(s *Samples, st *StepStats) error {
 	l.Actor.ZeroGrad()
 	for b, i := range l.idx {
 		a := (l.adv[b] - mean) / sd
-		k := int(s.Act[i])
+		k := s.level(i)
 		h := rl.CategoricalEntropy(l.z[b])
 		st.Entropy += h / B
 		st.ActorLoss -= (a*rl.CategoricalLogProb(l.z[b], k) + l.cfg.Entropy*h) / B

@@ -145,23 +145,24 @@ func (p *Policy) Recorded(t *env.Transitions, i int) {
 	n := len(s.NextGS)
 	s.NextGS = append(s.NextGS, make([]float64, CriticDim)...)
 	criticInput(s.NextGS[n:], next)
-	s.Act = append(s.Act, int8(cc.DECCNearest(p.pendAct[fl])))
-	s.ActC = append(s.ActC, p.pendAct[fl])
+	s.Act = append(s.Act, p.pendAct[fl])
 	s.Rew = append(s.Rew, t.Rew[i])
 	s.Done = append(s.Done, t.Done[i])
 }
 
 // Samples are recorded transitions, flat: sample i is Win[i·WinDim:],
-// GS[i·CriticDim:], Act[i] (the action's level index) and ActC[i] (its
-// value: the continuous learner's action), Rew[i], NextWin, NextGS,
+// GS[i·CriticDim:], Act[i] (the action's value), Rew[i], NextWin, NextGS,
 // Done[i].
 type Samples struct {
 	Win, GS, NextWin, NextGS []float64
-	Act                      []int8
-	ActC                     []float64
+	Act                      []float64
 	Rew                      []float64
 	Done                     []bool
 }
+
+// level is sample i's action level index (the categorical learner's
+// action; a level's value maps back to its index exactly, cc.DECCNearest).
+func (s *Samples) level(i int) int { return cc.DECCNearest(s.Act[i]) }
 
 // Len is the number of samples.
 func (s *Samples) Len() int { return len(s.Rew) }

@@ -139,7 +139,7 @@ func (l *TD3Learner) Step(buf *Replay, criticOnly bool) (StepStats, error) {
 		c := l.Critics[k]
 		c.ZeroGrad()
 		for b, i := range l.idx {
-			q, err := c.Forward(l.cws[k], l.criticIn(s.GS[i*CriticDim:(i+1)*CriticDim], s.ActC[i]), 1)
+			q, err := c.Forward(l.cws[k], l.criticIn(s.GS[i*CriticDim:(i+1)*CriticDim], s.Act[i]), 1)
 			if err != nil {
 				return st, err
 			}

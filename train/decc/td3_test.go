@@ -30,7 +30,7 @@ func banditReplay(n int, target func(w []float64) float64, r *rand.Rand) *Replay
 		d := a - target(w)
 		s.Win, s.NextWin = append(s.Win, w...), append(s.NextWin, w...)
 		s.GS, s.NextGS = append(s.GS, gs...), append(s.NextGS, gs...)
-		s.Act, s.ActC = append(s.Act, 0), append(s.ActC, a)
+		s.Act = append(s.Act, a)
 		s.Rew, s.Done = append(s.Rew, -d*d), append(s.Done, true)
 	}
 	buf.Add(&s)
