@@ -198,8 +198,9 @@ type WRCC struct {
 	SDI     uint16
 	line    int64
 	// FCNPs counts the FCNPs received, FCNPCuts those that lowered R_c,
-	// Doublings the timer expiries, StaleCuts the ACKs older than PSN_last
-	// that lowered R_c (I21).
+	// Doublings the timer expiries below the line rate (those at the line
+	// rate change nothing and the fabric handles them alone, see idle),
+	// StaleCuts the ACKs older than PSN_last that lowered R_c (I21).
 	FCNPs, FCNPCuts, Doublings, StaleCuts int64
 }
 
@@ -226,6 +227,24 @@ func (w *WRCC) Start(q *fabric.QP, now sim.Time) {
 	q.Ext[wrccRTTEst] = uint32(min(max(us, 0), math.MaxUint32))
 	w.apply(q)
 	q.ArmTimerAfter(wrccTimer, now, w.r.t1)
+	w.idle(q)
+}
+
+// wrccTimersNeverIdle makes every STimer expiry call OnTimer (tests compare
+// the two; export_test.go).
+var wrccTimersNeverIdle bool
+
+// idle tells the fabric whether STimer's next expiry matters: at the line
+// rate it would change nothing (min(2R_c, B_send) = R_c, and apply finds
+// R_c and the extension already current), so the fabric may re-arm it
+// without calling OnTimer (fabric.QP.SetTimerIdle); results are identical.
+// Not with stimer_literal_max, whose expiry raises R_c above the line.
+func (w *WRCC) idle(q *fabric.QP) {
+	if w.Rc == w.line && !w.r.p.STimerLiteralMax && !wrccTimersNeverIdle {
+		q.SetTimerIdle(wrccTimer, w.r.t1)
+	} else {
+		q.SetTimerIdle(wrccTimer, 0)
+	}
 }
 
 // clampRate keeps a rate from the network within [F_min, B_send] (I7).
@@ -266,6 +285,7 @@ func (w *WRCC) OnAck(q *fabric.QP, a *fabric.AckInfo, now sim.Time) {
 		w.FBDP = 1
 	}
 	w.apply(q)
+	w.idle(q)
 }
 
 // OnNotice is HandleFCNP: an FCNP only ever lowers R_c; then ACKs of
@@ -283,10 +303,12 @@ func (w *WRCC) OnNotice(q *fabric.QP, nt *fabric.Notice, now sim.Time) {
 		w.FCNPCuts++
 		q.ArmTimerAfter(wrccTimer, now, w.r.t1)
 		w.apply(q)
+		w.idle(q)
 	}
 }
 
 // OnTimer is STimerExpire: R_c = min(2R_c, B_send) (I2), STimer restarts.
+// The fabric calls it only while R_c is below B_send (see idle).
 func (w *WRCC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 	if id != wrccTimer {
 		return
@@ -299,6 +321,7 @@ func (w *WRCC) OnTimer(q *fabric.QP, id int, now sim.Time) {
 	}
 	w.apply(q)
 	q.ArmTimerAfter(wrccTimer, now, w.r.t1)
+	w.idle(q)
 }
 
 // OnSend is unused: the fabric stamps the extension from QP.Ext.

@@ -492,3 +492,68 @@ func TestWRCCFlowsLeave(t *testing.T) {
 		t.Fatalf("after the short flows ended (%v, %v): %.2f G and %.2f G, want ≥ 46 G each", f2, f3, r0/1e9, r1/1e9)
 	}
 }
+
+// STimer's idle expiries (R_c at the line rate; the fabric re-arms the
+// timer without calling OnTimer, fabric.QP.SetTimerIdle) change nothing:
+// a cross-DC Google RPC run and a leaf-spine web-search run with random
+// phases give the same events, notices, PAUSE frames, queue samples and
+// finish times with every expiry handled by OnTimer, and OnTimer runs far
+// less often.
+func TestWRCCIdleTimersExact(t *testing.T) {
+	srcs := []string{`
+name: wrcc-idle-crossdc
+stop_ms: 3
+cc: [wrcc]
+topology: {kind: cross_dc, link_gbps: 100, link_delay_ns: 1000, cross_dc: {long_haul_gbps: 400, long_haul_delay_ns: 200000}}
+switch: {buffer_mb: 16, pfc: dynamic, overrides: [{role: dci, buffer_mb: 64, pfc: static, pfc_static_mb: 20, headroom_rtts: 2}]}
+workload:
+  cross_dc: {cdf: googlerpc, load: 0.6, cross_to_intra: 5, incast_share: 0.1, incast_fanin: 4, duration_ms: 0.3}
+outputs: {queue_sample_us: 10}
+`, `
+name: wrcc-idle-leafspine
+stop_ms: 2
+cc: [wrcc]
+params: {wrcc: {random_phase: true, wrcct_us: 30}}
+topology: {kind: leaf_spine, spines: 2, leaves: 2, hosts_per_leaf: 4, link_gbps: 100, link_delay_ns: 1000}
+workload:
+  poisson: {cdf: websearch, load: 0.6, duration_ms: 1}
+outputs: {queue_sample_us: 10}
+`}
+	for _, src := range srcs {
+		var outs [2]string
+		var doublings [2]int64
+		for k, never := range []bool{true, false} {
+			cc.SetWRCCTimersNeverIdle(never)
+			s, err := scenario.Parse([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := assemble.Build(s, "wrcc", assemble.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := b.Run()
+			out := fmt.Sprint(r.Events, b.Net.Stats.Notices, b.Net.Stats.PauseFrames, len(r.Queue))
+			for _, qs := range r.Queue {
+				out += fmt.Sprint(" ", qs)
+			}
+			for _, f := range r.Flows {
+				out += fmt.Sprint(" ", f.Finish)
+			}
+			outs[k] = out
+			for i := range b.Net.QPs {
+				if w, ok := b.Net.QPs[i].CC.(*cc.WRCC); ok {
+					doublings[k] += w.Doublings
+				}
+			}
+		}
+		cc.SetWRCCTimersNeverIdle(false)
+		if outs[0] != outs[1] {
+			t.Fatalf("%s: idle timers change the run", src[:30])
+		}
+		if doublings[1] >= doublings[0] {
+			t.Fatalf("%s: OnTimer calls %d with every expiry, %d with idle ones skipped: the idle path is not exercised", src[:30], doublings[0], doublings[1])
+		}
+		t.Logf("OnTimer calls %d → %d; %d bytes of output compared", doublings[0], doublings[1], len(outs[0]))
+	}
+}

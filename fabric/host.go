@@ -434,6 +434,9 @@ func (n *Network) receiveAck(pi int32) {
 func (n *Network) finish(q *QP) {
 	q.Done = true
 	q.Finish = n.now
+	if n.idle != nil && n.idle[q.ID].on {
+		q.wakeIdle()
+	}
 	for i := range q.timers {
 		q.timers[i].Cancel()
 	}

@@ -83,6 +83,9 @@ func (n *Network) Run() sim.Time {
 		case evMsgPost:
 			n.postMessage(e.Idx)
 		case evQPTimer:
+			if n.idle != nil && n.idleExpiry(e.Idx, e.Arg) {
+				continue
+			}
 			q := &n.QPs[e.Idx]
 			id := int(e.Arg & 3)
 			if !q.timers[id].Fires(e.Arg >> 2) {

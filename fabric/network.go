@@ -161,6 +161,9 @@ type Network struct {
 	extOn      bool  // the algorithm declares a header extension (ext.go)
 	q          sim.Queue
 	stopAt     sim.Time
+	// idle holds per QP the state of a timer its algorithm declared idle
+	// (idletimer.go); nil until one does.
+	idle []idleTimer
 
 	Nodes []Node
 	Ports []Port

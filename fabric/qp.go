@@ -280,6 +280,7 @@ func (q *QP) SetWindow(bytes int64) {
 // ArmTimer schedules timer id (0..MaxQPTimers-1) at time at, replacing any
 // pending expiry of the same id.
 func (q *QP) ArmTimer(id int, at sim.Time) {
+	q.unidle(id)
 	g := q.timers[id].Arm(at)
 	q.net.q.Push(at, evQPTimer, q.ID, g<<2|uint32(id))
 }
@@ -290,15 +291,16 @@ func (q *QP) ArmTimer(id int, at sim.Time) {
 // that recurs (a periodic timer of an algorithm) costs an append to a FIFO
 // lane of the scheduler instead of a heap insertion (sim.Queue.PushDelay).
 func (q *QP) ArmTimerAfter(id int, now, delay sim.Time) {
+	q.unidle(id)
 	g := q.timers[id].Arm(now + delay)
 	q.net.q.PushDelay(now, delay, evQPTimer, q.ID, g<<2|uint32(id))
 }
 
 // CancelTimer cancels timer id.
-func (q *QP) CancelTimer(id int) { q.timers[id].Cancel() }
+func (q *QP) CancelTimer(id int) { q.unidle(id); q.timers[id].Cancel() }
 
 // TimerArmed reports whether timer id is pending and its deadline.
-func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timers[id].Armed() }
+func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timer(id).Armed() }
 
 // Window is the current in-flight cap in bytes (0 = none).
 func (q *QP) Window() int64 {
