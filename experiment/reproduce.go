@@ -146,8 +146,8 @@ type expRuns struct {
 
 // resolveRuns resolves every experiment's runs (cheap): those of the
 // selected experiments are counted in sum and, unless done or report-only,
-// returned in todo (each distinct run once); the others are only looked
-// up. A run that does not resolve keeps its error (and fails sum when
+// returned in todo (each distinct run once, those of primary readings
+// first); the others are only looked up. A run that does not resolve keeps its error (and fails sum when
 // selected).
 func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *Summary) (all []expRuns, todo []*Resolved) {
 	isSel := map[*Experiment]bool{}
@@ -155,6 +155,7 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 		isSel[e] = true
 	}
 	counted := map[string]bool{}
+	primary := map[string]bool{} // runs a primary reading uses
 	for _, e := range p.Experiments {
 		er := expRuns{e: e, readings: checkReadings(st, e)}
 		var specs []RunSpec
@@ -175,6 +176,9 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 					}
 				} else {
 					ref.Hash, ref.Dir, ref.Scenario = r.Hash, st.RunDir(r.Hash), r.Scenario
+					if rd.Primary {
+						primary[r.Hash] = true
+					}
 					if isSel[e] {
 						// a run two experiments (or readings) share is one
 						// run: counted once, as the progress bar counts it
@@ -197,6 +201,18 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 		}
 		all = append(all, er)
 	}
+	// The primary readings' runs first, every experiment's (in plan order
+	// otherwise): a reproduction stopped or read half-way (--report-only)
+	// has the paper's own setup complete before the sensitivity readings.
+	slices.SortStableFunc(todo, func(a, b *Resolved) int {
+		switch pa, pb := primary[a.Hash], primary[b.Hash]; {
+		case pa && !pb:
+			return -1
+		case pb && !pa:
+			return 1
+		}
+		return 0
+	})
 	return all, todo
 }
 

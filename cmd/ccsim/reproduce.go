@@ -31,7 +31,9 @@ func reproduceCmd() *cobra.Command {
   runs/HASH/   one directory per run, named by the hash of its resolved inputs
                (scenario.yaml, run.json, summary.json, flows.csv, time series)
 Finished runs are never run again: re-running resumes, and result trees made
-on different machines merge by copying their runs/ directories.
+on different machines merge by copying their runs/ directories. The primary
+readings' runs go first, so a reproduction stopped half-way can already be
+reported (--report-only) for the paper's own setup.
 
 Papers: decc (000), pidnn (001), wrcc (002), dcon (003), dcqcn-p (004). 'ccsim reproduce list' prints every paper, its
 experiments and its claims.`,
