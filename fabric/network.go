@@ -163,7 +163,8 @@ type Network struct {
 	stopAt     sim.Time
 	// idle holds per QP the state of a timer its algorithm declared idle
 	// (idletimer.go); nil until one does.
-	idle []idleTimer
+	idle      []idleTimer
+	idleEvery []sim.Time // the periods of idle timers
 
 	Nodes []Node
 	Ports []Port

@@ -189,10 +189,14 @@ type QP struct {
 	// algorithm keeps it current (e.g. with SrcDomain).
 	Ext Ext
 
-	CC           Algorithm
-	rx           ReceiverAlgorithm // CC's receiver side, if it has one
-	tmo          TimeoutAlgorithm  // CC's timeout reaction, if it has one
-	timers       [MaxQPTimers]sim.Timer
+	CC     Algorithm
+	rx     ReceiverAlgorithm // CC's receiver side, if it has one
+	tmo    TimeoutAlgorithm  // CC's timeout reaction, if it has one
+	timers [MaxQPTimers]sim.Timer
+	// the deadline and generation of the timer declared idle when it was
+	// (idletimer.go)
+	idleAt0      sim.Time
+	idleGen0     uint32
 	rto          sim.Timer
 	lastProgress sim.Time
 	rs           rttSample // per-RTT sampling (perrtt.go)
@@ -300,7 +304,7 @@ func (q *QP) ArmTimerAfter(id int, now, delay sim.Time) {
 func (q *QP) CancelTimer(id int) { q.unidle(id); q.timers[id].Cancel() }
 
 // TimerArmed reports whether timer id is pending and its deadline.
-func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timer(id).Armed() }
+func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timerArmed(id) }
 
 // Window is the current in-flight cap in bytes (0 = none).
 func (q *QP) Window() int64 {

@@ -135,5 +135,14 @@ func (t *Timer) Fires(gen uint32) bool {
 	return true
 }
 
+// Gen is the generation of the slot's last Arm or Cancel (the Arg of its
+// live event, if armed).
+func (t *Timer) Gen() uint32 { return t.gen }
+
+// TimerState returns a slot in the state (gen, at): Gen() = gen, armed at
+// at unless at is Never. It restores a slot whose state an owner kept in
+// a compact form of its own.
+func TimerState(gen uint32, at Time) Timer { return Timer{gen: gen, at: at} }
+
 // Armed reports whether the timer has a live event, and its deadline.
 func (t *Timer) Armed() (Time, bool) { return t.at, t.at != Never && t.gen != 0 }
