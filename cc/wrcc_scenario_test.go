@@ -10,6 +10,7 @@ import (
 	"github.com/ccsim/ccsim/fabric"
 	"github.com/ccsim/ccsim/scenario"
 	"github.com/ccsim/ccsim/scenario/assemble"
+	"github.com/ccsim/ccsim/scenario/result"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -324,6 +325,20 @@ func TestWRCCFCNPRemote(t *testing.T) {
 	}
 }
 
+// runWRCCScenario builds and runs a scenario file with WRCC.
+func runWRCCScenario(t *testing.T, src string) (*assemble.Built, *result.Result) {
+	t.Helper()
+	s, err := scenario.Parse([]byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := assemble.Build(s, "wrcc", assemble.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, b.Run()
+}
+
 // Same scenario and seed, same result: a scenario file run twice (two
 // algorithms' worth of state, random phases on).
 func TestWRCCDeterminism(t *testing.T) {
@@ -337,15 +352,7 @@ workload:
   poisson: {cdf: websearch, load: 0.6, duration_ms: 1}
 `
 	run := func() string {
-		s, err := scenario.Parse([]byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, err := assemble.Build(s, "wrcc", assemble.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := b.Run()
+		b, r := runWRCCScenario(t, src)
 		out := fmt.Sprint(r.Events, r.Summary.FinishTimeUs, b.Net.Stats.Notices, b.Net.Stats.PauseFrames)
 		for _, f := range r.Flows {
 			out += fmt.Sprint(" ", f.Finish)
@@ -524,15 +531,7 @@ outputs: {queue_sample_us: 10}
 		var doublings [2]int64
 		for k, never := range []bool{true, false} {
 			cc.SetWRCCTimersNeverIdle(never)
-			s, err := scenario.Parse([]byte(src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			b, err := assemble.Build(s, "wrcc", assemble.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := b.Run()
+			b, r := runWRCCScenario(t, src)
 			out := fmt.Sprint(r.Events, b.Net.Stats.Notices, b.Net.Stats.PauseFrames, len(r.Queue))
 			for _, qs := range r.Queue {
 				out += fmt.Sprint(" ", qs)
