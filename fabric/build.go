@@ -295,6 +295,7 @@ func (n *Network) AddFlows(flows []workload.Flow, newCC func(i int) Algorithm) e
 	n.Flows = flows
 	n.newCC = newCC
 	n.QPs = make([]QP, len(flows))
+	n.idle = nil // sized by the QPs when first needed (idletimer.go)
 	n.routeCache = make([]int32, len(flows)*2*routeCacheHops)
 	maxRTT, maxBDP := n.g.MaxRTT(n.cfg.PayloadBytes)
 	sport := map[[2]int]int{}
