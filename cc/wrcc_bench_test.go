@@ -5,6 +5,8 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
+	"github.com/ccsim/ccsim/scenario"
+	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -80,4 +82,45 @@ func TestWRCCSteadyStateAllocs(t *testing.T) {
 	if large > small*1.1+50 {
 		t.Fatalf("allocations grow with packets: %v for 20×1 MB, %v for 20×10 MB", small, large)
 	}
+}
+
+// WRCC on paper 002's cross-DC Google RPC workload, scaled to 0.3 ms of
+// arrivals (≈ 50,000 flows; the paper-scale runs have 3.3 M): most of
+// its events are STimer expiries of flows at the line rate, which the
+// fabric handles as idle timers (docs/fabric.md §4). NeverIdle makes
+// every expiry call OnTimer, the cost before idle timers:
+// go test ./cc -run X -bench CrossDCGoogleRPC -benchmem -count 5.
+func BenchmarkWRCCCrossDCGoogleRPC(b *testing.B)          { benchCrossDC(b, false) }
+func BenchmarkWRCCCrossDCGoogleRPCNeverIdle(b *testing.B) { benchCrossDC(b, true) }
+
+func benchCrossDC(b *testing.B, never bool) {
+	src := `
+name: wrcc-bench-crossdc
+stop_ms: 4
+cc: [wrcc]
+topology: {kind: cross_dc, link_gbps: 100, link_delay_ns: 1000, cross_dc: {long_haul_gbps: 400, long_haul_delay_ns: 1000000}}
+switch: {buffer_mb: 16, pfc: dynamic, overrides: [{role: dci, buffer_mb: 250, pfc: static, pfc_static_mb: 100, headroom_rtts: 2}]}
+workload:
+  cross_dc: {cdf: googlerpc, load: 0.6625, cross_to_intra: 5, incast_share: 0.0943, incast_fanin: 4, duration_ms: 0.3}
+`
+	cc.SetWRCCTimersNeverIdle(never)
+	defer cc.SetWRCCTimersNeverIdle(false)
+	var events int64
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		s, err := scenario.Parse([]byte(src))
+		if err != nil {
+			b.Fatal(err)
+		}
+		bt, err := assemble.Build(s, "wrcc", assemble.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StartTimer()
+		bt.Net.Run()
+		events = bt.Net.Stats.Events
+	}
+	b.ReportMetric(float64(events), "events/op")
+	b.ReportMetric(float64(events)*float64(b.N)/b.Elapsed().Seconds(), "events/s")
 }
