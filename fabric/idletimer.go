@@ -45,6 +45,10 @@ type idleTimer struct {
 	per uint8 // the period: Network.idleEvery[per]
 }
 
+// idleAhead is how many events ahead in the timer's lane the event loop
+// touches an idle slot (see Run).
+const idleAhead = 8
+
 // maxIdlePeriods bounds the distinct periods of idle timers in a network
 // (a declaration with yet another period is ignored: the timer stays an
 // ordinary one).

@@ -83,8 +83,14 @@ func (n *Network) Run() sim.Time {
 		case evMsgPost:
 			n.postMessage(e.Idx)
 		case evQPTimer:
-			if n.idle != nil && n.idleExpiry(e.Idx, e.Arg) {
-				continue
+			if n.idle != nil {
+				if f, ok := n.q.Ahead(idleAhead); ok && f.Kind() == evQPTimer {
+					// start loading the idle slot of a later expiry
+					n.touch += int32(n.idle[f.Idx].id)
+				}
+				if n.idleExpiry(e.Idx, e.Arg) {
+					continue
+				}
 			}
 			q := &n.QPs[e.Idx]
 			id := int(e.Arg & 3)

@@ -229,3 +229,40 @@ func TestStreamIndependence(t *testing.T) {
 		t.Fatal("different names or seeds collide")
 	}
 }
+
+// TestAhead: Ahead(k) is the event k places behind the taken one in its
+// lane — exactly the event that lane gives k takes later when nothing
+// else runs in between — and nothing when the lane is shorter, for a
+// heap event, or before a Take.
+func TestAhead(t *testing.T) {
+	var q Queue
+	if _, ok := q.Ahead(1); ok {
+		t.Fatal("Ahead before any Take")
+	}
+	for i := range 10 {
+		q.PushDelay(0, 5, 1, int32(i), 0)
+	}
+	q.Push(100, 2, 99, 0) // a heap event, after the lane's
+	e, _ := q.Next()
+	for k := range 12 {
+		f, ok := q.Ahead(k)
+		if want := k < 10-int(e.Idx); ok != want || (ok && f.Idx != e.Idx+int32(k)) {
+			t.Fatalf("Ahead(%d) at event %d: %v %v", k, e.Idx, f, ok)
+		}
+	}
+	for i := 1; i < 10; i++ {
+		want, _ := q.Ahead(1)
+		w := *want
+		e, _ = q.Next()
+		if e != w {
+			t.Fatalf("event %d: Ahead(1) said %v, Next gave %v", i, w, e)
+		}
+	}
+	e, _ = q.Next()
+	if e.Idx != 99 {
+		t.Fatalf("the heap event: %v", e)
+	}
+	if _, ok := q.Ahead(1); ok {
+		t.Fatal("Ahead of a heap event")
+	}
+}

@@ -380,15 +380,20 @@ func (q *Queue) Next() (e Event, ok bool) {
 // Following returns the event queued behind the taken one in its lane,
 // if any: most likely among the next events to run, so an owner can touch
 // what it will need (e.g. a packet) while the current event runs.
-func (q *Queue) Following() (e *Event, ok bool) {
+func (q *Queue) Following() (e *Event, ok bool) { return q.Ahead(1) }
+
+// Ahead returns the event k places behind the taken one in its lane, if
+// any (Ahead(1) is Following): an owner can start loading what that event
+// will need several events early, so that the loads overlap.
+func (q *Queue) Ahead(k int) (e *Event, ok bool) {
 	if !q.taking || q.cur < srcLane {
 		return nil, false
 	}
 	l := &q.lanes[q.cur-srcLane]
-	if l.size < 2 {
+	if l.size <= k {
 		return nil, false
 	}
-	return &l.buf[(l.head+1)&l.mask], true
+	return &l.buf[(l.head+k)&l.mask], true
 }
 
 // Done removes the event returned by Take.
