@@ -5,8 +5,6 @@ import (
 
 	"github.com/ccsim/ccsim/cc"
 	"github.com/ccsim/ccsim/fabric"
-	"github.com/ccsim/ccsim/scenario"
-	"github.com/ccsim/ccsim/scenario/assemble"
 	"github.com/ccsim/ccsim/sim"
 	"github.com/ccsim/ccsim/topo"
 	"github.com/ccsim/ccsim/workload"
@@ -109,14 +107,7 @@ workload:
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
-		s, err := scenario.Parse([]byte(src))
-		if err != nil {
-			b.Fatal(err)
-		}
-		bt, err := assemble.Build(s, "wrcc", assemble.Options{})
-		if err != nil {
-			b.Fatal(err)
-		}
+		bt := buildWRCCScenario(b, src)
 		b.StartTimer()
 		bt.Net.Run()
 		events = bt.Net.Stats.Events

@@ -325,17 +325,24 @@ func TestWRCCFCNPRemote(t *testing.T) {
 	}
 }
 
-// runWRCCScenario builds and runs a scenario file with WRCC.
-func runWRCCScenario(t *testing.T, src string) (*assemble.Built, *result.Result) {
-	t.Helper()
+// buildWRCCScenario builds a scenario file with WRCC.
+func buildWRCCScenario(tb testing.TB, src string) *assemble.Built {
+	tb.Helper()
 	s, err := scenario.Parse([]byte(src))
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	b, err := assemble.Build(s, "wrcc", assemble.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
+	return b
+}
+
+// runWRCCScenario builds and runs a scenario file with WRCC.
+func runWRCCScenario(t *testing.T, src string) (*assemble.Built, *result.Result) {
+	t.Helper()
+	b := buildWRCCScenario(t, src)
 	return b, b.Run()
 }
 
