@@ -37,6 +37,11 @@ type Options struct {
 	// Job run apart into one result tree, then ReportOnly builds the
 	// report from it (issue 19 §1).
 	Shard, Shards int
+	// Readings, if set, runs only the runs these readings use (ids, or
+	// "primary" for each experiment's primary reading); the report still
+	// covers every reading, showing the others from the results already in
+	// Out or as not run.
+	Readings []string
 }
 
 // Summary is what a reproduction did.
@@ -90,6 +95,9 @@ func Reproduce(p *Paper, opt Options) (*Summary, error) {
 	}
 	selected, err := p.Select(opt.Experiments)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkReadingIDs(selected, opt.Readings); err != nil {
 		return nil, err
 	}
 	if opt.Out == "" {
@@ -179,7 +187,7 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 					if rd.Primary {
 						primary[r.Hash] = true
 					}
-					if isSel[e] {
+					if isSel[e] && readingSelected(rd, opt.Readings) {
 						// a run two experiments (or readings) share is one
 						// run: counted once, as the progress bar counts it
 						// (issue 19 §3.6)
@@ -214,6 +222,43 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 		return 0
 	})
 	return all, todo
+}
+
+// readingSelected reports whether the runs of rd are to be run (ids: the
+// --readings list; empty = all).
+func readingSelected(rd Reading, ids []string) bool {
+	if len(ids) == 0 {
+		return true
+	}
+	for _, id := range ids {
+		if id == rd.ID || (id == "primary" && rd.Primary) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkReadingIDs refuses a reading id that no selected experiment has.
+func checkReadingIDs(selected []*Experiment, ids []string) error {
+	for _, id := range ids {
+		if id == "primary" {
+			continue
+		}
+		var known []string
+		found := false
+		for _, e := range selected {
+			for _, rd := range e.Readings {
+				found = found || rd.ID == id
+				if !slices.Contains(known, rd.ID) {
+					known = append(known, rd.ID)
+				}
+			}
+		}
+		if !found {
+			return fmt.Errorf("--readings %q: no selected experiment has that reading; want primary or one of %s", id, strings.Join(known, ", "))
+		}
+	}
+	return nil
 }
 
 // checkReadings evaluates e's consistency checks under each of its

@@ -19,6 +19,7 @@ func reproduceCmd() *cobra.Command {
 	var scale, out string
 	var workers int
 	var reportOnly bool
+	var readings []string
 	var shard, emit string
 	emitCfg := emitConfig{shards: 4, cpus: 2, image: "ccsim:latest", pvc: "ccsim-results"}
 	c := &cobra.Command{
@@ -60,7 +61,7 @@ experiments and its claims.`,
 				return emitCluster(cmd.OutOrStdout(), emit, emitCfg, p.ID, args[1:], string(sc), out)
 			}
 			opt := experiment.Options{Scale: sc, Out: out, Experiments: args[1:], Workers: workers,
-				Progress: os.Stderr, Terminal: term.IsTerminal(int(os.Stderr.Fd())), ReportOnly: reportOnly}
+				Progress: os.Stderr, Terminal: term.IsTerminal(int(os.Stderr.Fd())), ReportOnly: reportOnly, Readings: readings}
 			if shard != "" {
 				if opt.Shard, opt.Shards, err = parseShard(shard); err != nil {
 					return err
@@ -80,6 +81,7 @@ experiments and its claims.`,
 	c.Flags().StringVar(&out, "out", "results", "result root (the paper's results go to OUT/PAPER)")
 	c.Flags().IntVar(&workers, "workers", 0, "parallel runs (0 = number of cores)")
 	c.Flags().BoolVar(&reportOnly, "report-only", false, "only re-analyse the results in OUT and rewrite the report")
+	c.Flags().StringSliceVar(&readings, "readings", nil, "run only the runs of these readings (ids as 'reproduce list' shows them, or primary); the report still covers every reading")
 	c.Flags().StringVar(&shard, "shard", "", "i/n: run only the i-th of n shares of the runs (stable by run hash; no report: build it with --report-only)")
 	c.Flags().StringVar(&emit, "emit", "", "slurm or k8s: print a script (a Slurm array + report job) or manifest (an Indexed Job + report Job) that runs this reproduction in --shards shards")
 	c.Flags().IntVar(&emitCfg.shards, "shards", emitCfg.shards, "with --emit: the number of shards (array tasks, pods)")
