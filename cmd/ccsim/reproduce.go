@@ -57,6 +57,9 @@ experiments and its claims.`,
 			if err != nil {
 				return err
 			}
+			if emit != "" && len(readings) > 0 {
+				return fmt.Errorf("--readings with --emit: not supported (the shards run every reading); run the emitted script, or shard a reading by hand with --readings and --shard")
+			}
 			if emit != "" {
 				return emitCluster(cmd.OutOrStdout(), emit, emitCfg, p.ID, args[1:], string(sc), out)
 			}

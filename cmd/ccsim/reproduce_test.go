@@ -46,6 +46,8 @@ func TestReproduceErrors(t *testing.T) {
 		{[]string{"decc", "e10", "--scale", "quick"}, `paper decc has no experiment "e10" (experiments: e1, e2, e3, e4, e5, e6, e7, e8, e9)`},
 		{[]string{"dcqcn-p", "e9", "--scale", "quick"}, `paper dcqcn-p has no experiment "e9" (experiments: e1, e2, e3, e3floor)`},
 		{[]string{"dcqcn-p", "--scale", "huge"}, `--scale = "huge": allowed values quick, paper`},
+		{[]string{"wrcc", "e1", "--scale", "quick", "--readings", "bogus"}, `--readings "bogus": no selected experiment has that reading; want primary or one of host-printed, host-i21`},
+		{[]string{"wrcc", "--emit", "slurm", "--readings", "primary"}, `--readings with --emit: not supported`},
 	} {
 		_, err := runReproduce(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
