@@ -155,8 +155,9 @@ type expRuns struct {
 // resolveRuns resolves every experiment's runs (cheap): those of the
 // selected experiments are counted in sum and, unless done or report-only,
 // returned in todo (each distinct run once, those of primary readings
-// first); the others are only looked up. A run that does not resolve keeps its error (and fails sum when
-// selected).
+// first; with opt.Readings only those readings' runs); the others are
+// only looked up. A run that does not resolve keeps its error (and fails
+// sum when selected).
 func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *Summary) (all []expRuns, todo []*Resolved) {
 	isSel := map[*Experiment]bool{}
 	for _, e := range selected {
@@ -179,7 +180,7 @@ func resolveRuns(st *Store, p *Paper, selected []*Experiment, opt Options, sum *
 				r, err := st.Resolve(ref.Spec)
 				if err != nil {
 					ref.Err = err
-					if isSel[e] {
+					if isSel[e] && readingSelected(rd, opt.Readings) {
 						sum.Failed = append(sum.Failed, err)
 					}
 				} else {
