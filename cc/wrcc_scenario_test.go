@@ -346,27 +346,40 @@ func runWRCCScenario(t *testing.T, src string) (*assemble.Built, *result.Result)
 	return b, b.Run()
 }
 
-// Same scenario and seed, same result: a scenario file run twice (two
-// algorithms' worth of state, random phases on).
-func TestWRCCDeterminism(t *testing.T) {
-	src := `
-name: wrcc-det
+// wrccLeafSpine is a small leaf-spine web-search scenario with WRCC's
+// random phases on.
+const wrccLeafSpine = `
+name: wrcc-leafspine
 stop_ms: 2
 cc: [wrcc]
 params: {wrcc: {random_phase: true, wrcct_us: 30}}
 topology: {kind: leaf_spine, spines: 2, leaves: 2, hosts_per_leaf: 4, link_gbps: 100, link_delay_ns: 1000}
 workload:
   poisson: {cdf: websearch, load: 0.6, duration_ms: 1}
+outputs: {queue_sample_us: 10}
 `
-	run := func() string {
-		b, r := runWRCCScenario(t, src)
-		out := fmt.Sprint(r.Events, r.Summary.FinishTimeUs, b.Net.Stats.Notices, b.Net.Stats.PauseFrames)
-		for _, f := range r.Flows {
-			out += fmt.Sprint(" ", f.Finish)
-		}
-		return out
+
+// wrccFingerprint runs a scenario file with WRCC and returns what a run's
+// results are (events, finish time, notices, PAUSE frames, every queue
+// sample and flow finish) and the built run.
+func wrccFingerprint(t *testing.T, src string) (string, *assemble.Built) {
+	t.Helper()
+	b, r := runWRCCScenario(t, src)
+	out := fmt.Sprint(r.Events, r.Summary.FinishTimeUs, b.Net.Stats.Notices, b.Net.Stats.PauseFrames, len(r.Queue))
+	for _, qs := range r.Queue {
+		out += fmt.Sprint(" ", qs)
 	}
-	a, b := run(), run()
+	for _, f := range r.Flows {
+		out += fmt.Sprint(" ", f.Finish)
+	}
+	return out, b
+}
+
+// Same scenario and seed, same result: a scenario file run twice (two
+// algorithms' worth of state, random phases on).
+func TestWRCCDeterminism(t *testing.T) {
+	a, _ := wrccFingerprint(t, wrccLeafSpine)
+	b, _ := wrccFingerprint(t, wrccLeafSpine)
 	if a != b {
 		t.Fatalf("two runs differ:\n%s\n%s", a, b)
 	}
@@ -514,6 +527,7 @@ func TestWRCCFlowsLeave(t *testing.T) {
 // finish times with every expiry handled by OnTimer, and OnTimer runs far
 // less often.
 func TestWRCCIdleTimersExact(t *testing.T) {
+	t.Cleanup(func() { cc.SetWRCCTimersNeverIdle(false) })
 	srcs := []string{`
 name: wrcc-idle-crossdc
 stop_ms: 3
@@ -523,37 +537,20 @@ switch: {buffer_mb: 16, pfc: dynamic, overrides: [{role: dci, buffer_mb: 64, pfc
 workload:
   cross_dc: {cdf: googlerpc, load: 0.6, cross_to_intra: 5, incast_share: 0.1, incast_fanin: 4, duration_ms: 0.3}
 outputs: {queue_sample_us: 10}
-`, `
-name: wrcc-idle-leafspine
-stop_ms: 2
-cc: [wrcc]
-params: {wrcc: {random_phase: true, wrcct_us: 30}}
-topology: {kind: leaf_spine, spines: 2, leaves: 2, hosts_per_leaf: 4, link_gbps: 100, link_delay_ns: 1000}
-workload:
-  poisson: {cdf: websearch, load: 0.6, duration_ms: 1}
-outputs: {queue_sample_us: 10}
-`}
+`, wrccLeafSpine}
 	for _, src := range srcs {
 		var outs [2]string
 		var doublings [2]int64
 		for k, never := range []bool{true, false} {
 			cc.SetWRCCTimersNeverIdle(never)
-			b, r := runWRCCScenario(t, src)
-			out := fmt.Sprint(r.Events, b.Net.Stats.Notices, b.Net.Stats.PauseFrames, len(r.Queue))
-			for _, qs := range r.Queue {
-				out += fmt.Sprint(" ", qs)
-			}
-			for _, f := range r.Flows {
-				out += fmt.Sprint(" ", f.Finish)
-			}
-			outs[k] = out
+			var b *assemble.Built
+			outs[k], b = wrccFingerprint(t, src)
 			for i := range b.Net.QPs {
 				if w, ok := b.Net.QPs[i].CC.(*cc.WRCC); ok {
 					doublings[k] += w.Doublings
 				}
 			}
 		}
-		cc.SetWRCCTimersNeverIdle(false)
 		if outs[0] != outs[1] {
 			t.Fatalf("%s: idle timers change the run", src[:30])
 		}

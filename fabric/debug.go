@@ -11,5 +11,3 @@ func (n *Network) checkBits(h int32) {}
 func (n *Network) checkPoolPacket(p *Packet) {}
 
 func (n *Network) checkExtWrite(k int) {}
-
-func (n *Network) checkOpen(q *QP) {}

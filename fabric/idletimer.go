@@ -65,9 +65,7 @@ const maxIdlePeriods = 256
 func (q *QP) SetTimerIdle(id int, every sim.Time) {
 	n := q.net
 	if every <= 0 {
-		if n.idle != nil && n.idle[q.ID].on {
-			q.wakeIdle()
-		}
+		q.unidle(id)
 		return
 	}
 	if n.idle == nil {
@@ -161,10 +159,7 @@ func (n *Network) idleExpiry(qi int32, arg uint32) bool {
 		if at := q.idleDeadline(it); at != n.now {
 			panic(fmt.Sprintf("QP %d at %v: idle timer's deadline %v", qi, n.now, at))
 		}
-		n.checkOpen(q)
-		if d := q.active && q.SndNxt < q.SizeBytes; d != q.hasData {
-			panic(fmt.Sprintf("QP %d at %v: hasData %v, recomputed %v", qi, n.now, q.hasData, d))
-		}
+		n.checkBits(q.Src) // its open and hasData flags current: OnTimer's refresh would change nothing
 	}
 	every := n.idleEvery[it.per]
 	it.gen++
