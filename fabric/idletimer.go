@@ -46,7 +46,7 @@ type idleTimer struct {
 }
 
 // idleAhead is how many events ahead in the timer's lane the event loop
-// touches an idle slot (see Run).
+// prefetches an idle slot (see Run).
 const idleAhead = 8
 
 // maxIdlePeriods bounds the distinct periods of idle timers in a network

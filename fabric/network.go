@@ -18,6 +18,7 @@ package fabric
 
 import (
 	"math/rand/v2"
+	"slices"
 	"unsafe"
 
 	"github.com/ccsim/ccsim/metrics"
@@ -152,15 +153,14 @@ type Stats struct {
 
 // Network is a simulated fabric.
 type Network struct {
-	cfg        Config
-	g          *topo.Graph
-	routes     *topo.Routes
-	now        sim.Time
-	touch      int32 // sink of software prefetch loads (see switchSend, Run)
-	touchAhead bool  // packets outgrew the cache: touch them ahead (see alloc)
-	extOn      bool  // the algorithm declares a header extension (ext.go)
-	q          sim.Queue
-	stopAt     sim.Time
+	cfg           Config
+	g             *topo.Graph
+	routes        *topo.Routes
+	now           sim.Time
+	prefetchAhead bool // packets outgrew the cache: prefetch them ahead (see alloc)
+	extOn         bool // the algorithm declares a header extension (ext.go)
+	q             sim.Queue
+	stopAt        sim.Time
 	// idle holds per QP the state of a timer its algorithm declared idle
 	// (idletimer.go); nil until one does.
 	idle      []idleTimer
@@ -304,6 +304,19 @@ func (n *Network) alloc() int32 {
 		n.free = n.free[:k-1]
 		return i
 	}
+	if len(n.pkts) == cap(n.pkts) {
+		// Double the pool (append would grow a large slice by 1.25×,
+		// copying the pool about four times over as queues fill: 9 % of
+		// a cross-DC run whose queues hold millions of packets).
+		k := max(len(n.pkts), minPool)
+		n.pkts = slices.Grow(n.pkts, k)
+		if n.cfg.INT {
+			n.ints = slices.Grow(n.ints, k)
+		}
+		if n.extOn {
+			n.ext = slices.Grow(n.ext, k)
+		}
+	}
 	n.pkts = append(n.pkts, Packet{})
 	if n.cfg.INT {
 		n.ints = append(n.ints, intStack{})
@@ -311,16 +324,19 @@ func (n *Network) alloc() int32 {
 	if n.extOn {
 		n.ext = append(n.ext, Ext{})
 	}
-	// Once the packets outgrow a core's cache, the loop starts touching
-	// each packet before its arrival runs (see Run).
-	n.touchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.ext)*int(unsafe.Sizeof(Ext{})) > touchAheadBytes
+	// Once the packets outgrow a core's cache, the loop starts
+	// prefetching each packet before its arrival runs (see Run).
+	n.prefetchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.ext)*int(unsafe.Sizeof(Ext{})) > prefetchAheadBytes
 	return int32(len(n.pkts) - 1)
 }
 
-// touchAheadBytes is the packet memory beyond which Run touches packets
-// ahead: 1 MiB, a typical per-core L2 cache. Below it the touch costs more
-// instructions than the misses it saves.
-const touchAheadBytes = 1 << 20
+// minPool is the packet pool's first capacity.
+const minPool = 1024
+
+// prefetchAheadBytes is the packet memory beyond which Run prefetches
+// packets ahead: 1 MiB, a typical per-core L2 cache. Below it the prefetch
+// costs more instructions than the misses it saves.
+const prefetchAheadBytes = 1 << 20
 
 func (n *Network) release(i int32) { n.free = append(n.free, i) }
 

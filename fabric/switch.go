@@ -2,7 +2,9 @@ package fabric
 
 import (
 	"math/bits"
+	"unsafe"
 
+	"github.com/ccsim/ccsim/internal/prefetch"
 	"github.com/ccsim/ccsim/topo"
 )
 
@@ -231,10 +233,10 @@ func (n *Network) switchSend(pt int32) {
 	if p.q[c].size == 0 {
 		p.qMask &^= 1 << c
 	} else {
-		// Touch the packet behind this one: a long queue's packets have
-		// left the cache, and the load overlaps with the work until this
-		// port's next dequeue (a software prefetch).
-		n.touch += n.pkts[p.q[c].front()].Size
+		// Prefetch the packet behind this one: a long queue's packets
+		// have left the cache, and the load overlaps with the work until
+		// this port's next dequeue.
+		prefetch.T0(unsafe.Pointer(&n.pkts[p.q[c].front()]))
 	}
 	pk := &n.pkts[pi]
 	size := int64(pk.Size)

@@ -24,15 +24,16 @@ const module = "github.com/ccsim/ccsim"
 // packages of a strictly lower rank, so no package imports one above it.
 var layers = map[string]int{
 	// the kernel and plain data: no ccsim imports
-	"sim":              0,
-	"version":          0,
-	"internal/decimal": 0,
-	"internal/lineio":  0,
-	"ml/nn":            0,
-	"ml/gbdt":          0,
-	"scenarios":        0,
-	"report/htmlcheck": 0, // a test helper: runs headless Chromium
-	"internal/arch":    0,
+	"sim":               0,
+	"version":           0,
+	"internal/decimal":  0,
+	"internal/lineio":   0,
+	"internal/prefetch": 0,
+	"ml/nn":             0,
+	"ml/gbdt":           0,
+	"scenarios":         0,
+	"report/htmlcheck":  0, // a test helper: runs headless Chromium
+	"internal/arch":     0,
 	// topologies, workloads and statistics over them
 	"topo":           1,
 	"workload":       1,
