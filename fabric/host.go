@@ -390,7 +390,7 @@ func (n *Network) receiveAck(pi int32) {
 		if nh > MaxIntHops {
 			nh = MaxIntHops
 		}
-		a.Hops = n.ints[pi][:nh]
+		a.Hops = n.intsOf(pi)[:nh]
 	}
 	if n.extOn {
 		a.Ext = n.ext[pi]

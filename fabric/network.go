@@ -169,9 +169,14 @@ type Network struct {
 	Nodes []Node
 	Ports []Port
 	pkts  []Packet
-	ints  []intStack // INT records per packet slot (only with INT)
-	ext   []Ext      // header-extension values per packet slot (only with extOn, ext.go)
-	free  []int32
+	// INT records per packet slot, only with INT, in chunks that never
+	// move: slot i's are ints[i>>intChunkBits][i&(intChunk-1)] (intsOf).
+	// At 160 bytes a slot, one growing array spent 17 % of an HPCC
+	// cross-DC run copying and clearing itself as the queues filled
+	// (docs/fabric.md §5).
+	ints []*[intChunk]intStack
+	ext  []Ext // header-extension values per packet slot (only with extOn, ext.go)
+	free []int32
 
 	QPs []QP
 	// flow arrivals in (start, index) order; the next one is in the queue
@@ -304,34 +309,47 @@ func (n *Network) alloc() int32 {
 		n.free = n.free[:k-1]
 		return i
 	}
-	if len(n.pkts) == cap(n.pkts) {
-		// Double the pool (append would grow a large slice by 1.25×,
-		// copying the pool about four times over as queues fill: 9 % of
-		// a cross-DC run whose queues hold millions of packets).
-		k := max(len(n.pkts), minPool)
-		n.pkts = slices.Grow(n.pkts, k)
-		if n.cfg.INT {
-			n.ints = slices.Grow(n.ints, k)
-		}
-		if n.extOn {
-			n.ext = slices.Grow(n.ext, k)
-		}
-	}
-	n.pkts = append(n.pkts, Packet{})
-	if n.cfg.INT {
-		n.ints = append(n.ints, intStack{})
+	// Double each full array (append would grow a large slice by 1.25×,
+	// copying the pool about four times over as queues fill: 9 % of a
+	// cross-DC run whose queues hold millions of packets). Each array
+	// is checked on its own: their capacities are rounded to different
+	// size classes.
+	n.pkts = append(grow(n.pkts), Packet{})
+	if n.cfg.INT && (len(n.pkts)-1)>>intChunkBits == len(n.ints) {
+		n.ints = append(n.ints, new([intChunk]intStack))
 	}
 	if n.extOn {
-		n.ext = append(n.ext, Ext{})
+		n.ext = append(grow(n.ext), Ext{})
 	}
 	// Once the packets outgrow a core's cache, the loop starts
 	// prefetching each packet before its arrival runs (see Run).
-	n.prefetchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof(intStack{}))+len(n.ext)*int(unsafe.Sizeof(Ext{})) > prefetchAheadBytes
+	n.prefetchAhead = len(n.pkts)*int(unsafe.Sizeof(Packet{}))+len(n.ints)*int(unsafe.Sizeof([intChunk]intStack{}))+len(n.ext)*int(unsafe.Sizeof(Ext{})) > prefetchAheadBytes
 	return int32(len(n.pkts) - 1)
 }
 
 // minPool is the packet pool's first capacity.
 const minPool = 1024
+
+// intChunk is the number of packet slots per chunk of INT records
+// (640 KiB).
+const (
+	intChunkBits = 12
+	intChunk     = 1 << intChunkBits
+)
+
+// intsOf returns the INT records of packet slot pi.
+func (n *Network) intsOf(pi int32) *intStack {
+	return &n.ints[pi>>intChunkBits][pi&(intChunk-1)]
+}
+
+// grow returns s with room for one more element: s itself, or when full,
+// s with its capacity doubled (at least minPool).
+func grow[E any](s []E) []E {
+	if len(s) < cap(s) {
+		return s
+	}
+	return slices.Grow(s, max(len(s), minPool))
+}
 
 // prefetchAheadBytes is the packet memory beyond which Run prefetches
 // packets ahead: 1 MiB, a typical per-core L2 cache. Below it the prefetch

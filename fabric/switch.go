@@ -291,7 +291,7 @@ func (n *Network) switchSend(pt int32) {
 	}
 	// INT stamping of data packets (the reference's HPCC INT record)
 	if n.cfg.INT && pk.Kind == KindData {
-		h := &n.ints[pi][pk.NHop%MaxIntHops]
+		h := &n.intsOf(pi)[pk.NHop%MaxIntHops]
 		h.Bps, h.TS, h.TxBytes, h.QLen = p.Bps, n.now, p.txBytes, p.qTotal
 		pk.NHop++
 	}
