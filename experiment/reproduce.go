@@ -61,13 +61,26 @@ type Summary struct {
 	Claims []report.Claim
 	// Measured are the typed claims with what the analyses measured for
 	// them (for the flip check, Flip).
-	Measured             []Measured
-	Report, ClaimsCSV    string
-	AnalysisErrors       []error
-	NotRun               []string // experiments without complete results
+	Measured          []Measured
+	Report, ClaimsCSV string
+	AnalysisErrors    []error
+	// NotRun are the experiments with no complete reading at this scale
+	// (all their claims n/a); Partial those with some readings complete
+	// and some not, each with the readings not run yet.
+	NotRun               []string
+	Partial              []PartialRun
 	Wall                 time.Duration
 	ExperimentsAnalysed  int
 	ExperimentsRequested int
+}
+
+// PartialRun is an experiment whose results are complete under some of its
+// readings only: Readings lists the others (their claims are n/a);
+// Primary is set when the primary reading is among them.
+type PartialRun struct {
+	Experiment string
+	Readings   []string
+	Primary    bool
 }
 
 // Measured is a typed claim under one reading with the measure its
@@ -335,15 +348,23 @@ func writeReport(st *Store, p *Paper, all []expRuns, scale Scale, sum *Summary) 
 	pr := &report.PaperReport{ID: p.ID, Number: p.Number, Title: p.Title, Citation: p.Citation, Summary: p.Summary,
 		Scale: string(scale), Version: version.Version, Generated: time.Now().UTC().Format("2006-01-02 15:04 UTC")}
 	for _, er := range all {
-		sec, measured := analyseReadings(p, er, scale, st.Dir)
+		sec, measured, missing, bad := analyseReadings(p, er, scale, st.Dir)
 		sum.Measured = append(sum.Measured, measured...)
-		if sec.Error != "" {
-			if notRun(er.refs) {
-				sum.NotRun = append(sum.NotRun, er.e.ID)
-			} else {
-				sum.AnalysisErrors = append(sum.AnalysisErrors, fmt.Errorf("%s/%s: %s", p.ID, er.e.ID, sec.Error))
+		for _, msg := range bad {
+			sum.AnalysisErrors = append(sum.AnalysisErrors, fmt.Errorf("%s/%s: %s", p.ID, er.e.ID, msg))
+		}
+		switch {
+		case len(missing) > 0 && len(missing) == len(er.e.readings()):
+			sum.NotRun = append(sum.NotRun, er.e.ID)
+		case len(missing) > 0:
+			pr := PartialRun{Experiment: er.e.ID}
+			for _, rd := range missing {
+				pr.Readings = append(pr.Readings, rd.ID)
+				pr.Primary = pr.Primary || rd.Primary
 			}
-		} else {
+			sum.Partial = append(sum.Partial, pr)
+		}
+		if sec.Error == "" {
 			sum.ExperimentsAnalysed++
 		}
 		sum.Claims = append(sum.Claims, sec.Claims...)
@@ -374,15 +395,18 @@ func notRun(refs []*RunRef) bool {
 // merges the results into one section: the primary reading's tables,
 // figures and notes as they are, the other readings' marked with their
 // id, and every reading's claim rows.
-func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (*report.Section, []Measured) {
+//
+// It also returns the readings whose analysis failed because some of their
+// runs were not run (missing), and the errors of the readings whose runs
+// all exist (bad, each prefixed with its reading).
+func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (out *report.Section, measured []Measured, missing []Reading, bad []string) {
 	e := er.e
 	var inputs []report.Input
 	for _, r := range er.refs {
 		inputs = append(inputs, r.Input())
 	}
-	out := &report.Section{ID: e.ID, Title: e.Title, Setup: e.setup(scale), Readings: er.readings, Inputs: inputs}
+	out = &report.Section{ID: e.ID, Title: e.Title, Setup: e.setup(scale), Readings: er.readings, Inputs: inputs}
 	var errs []string
-	var measured []Measured
 	for _, rd := range e.readings() {
 		var refs []*RunRef
 		for _, r := range er.refs {
@@ -402,6 +426,11 @@ func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (*report.Sec
 		}
 		if sec.Error != "" {
 			errs = append(errs, readingPrefix(rd, ": ")+sec.Error)
+			if notRun(refs) {
+				missing = append(missing, rd)
+			} else {
+				bad = append(bad, readingPrefix(rd, ": ")+sec.Error)
+			}
 		}
 		if rd.Primary {
 			out.Tables = append(out.Tables, sec.Tables...)
@@ -434,7 +463,7 @@ func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (*report.Sec
 		return len(order)
 	}
 	slices.SortStableFunc(out.Claims, func(a, b report.Claim) int { return rank(a.ID) - rank(b.ID) })
-	return out, measured
+	return out, measured, missing, bad
 }
 
 // readingPrefix names a non-primary reading before text ("" otherwise).
@@ -470,7 +499,11 @@ func analyse(p *Paper, e *Experiment, rd Reading, refs []*RunRef, scale Scale, d
 				n++
 			}
 		}
-		return fail(fmt.Sprintf("not run: %d of %d runs have no results at this scale (ccsim reproduce %s %s --scale %s)", n, len(refs), p.ID, e.ID, scale)), nil
+		flag := ""
+		if rd.ID != "" {
+			flag = " --readings " + rd.ID
+		}
+		return fail(fmt.Sprintf("not run: %d of %d runs have no results at this scale (ccsim reproduce %s %s --scale %s%s)", n, len(refs), p.ID, e.ID, scale, flag)), nil
 	}
 	s, err := e.Analyze(ctx)
 	if err != nil {

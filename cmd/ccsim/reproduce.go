@@ -232,6 +232,18 @@ func printReproduction(w io.Writer, s *experiment.Summary) error {
 	for _, id := range s.NotRun {
 		fmt.Fprintf(w, "experiment %s has not been run at this scale (its claims are n/a)\n", id)
 	}
+	for _, pr := range s.Partial {
+		primary := ""
+		if pr.Primary {
+			primary = ", the primary reading among them"
+		}
+		noun := "reading"
+		if len(pr.Readings) > 1 {
+			noun = "readings"
+		}
+		fmt.Fprintf(w, "experiment %s has not been run at this scale under %s %s%s (their claims are n/a)\n",
+			pr.Experiment, noun, strings.Join(pr.Readings, ", "), primary)
+	}
 	fmt.Fprintf(w, "claims: %s\nreport: %s\n", s.ClaimsCSV, s.Report)
 	for _, err := range s.AnalysisErrors {
 		fmt.Fprintf(os.Stderr, "ccsim: %v\n", err)

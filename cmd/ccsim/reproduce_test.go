@@ -74,3 +74,19 @@ func TestReproduceOneExperiment(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// With --readings primary the summary names the readings not run, not the
+// whole experiment (whose primary claims have verdicts).
+func TestReproducePartialReadings(t *testing.T) {
+	out := t.TempDir()
+	got, err := runReproduce(t, "dcon", "e1", "--scale", "quick", "--readings", "primary", "--out", out)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	if want := "experiment e1 has not been run at this scale under reading cnm-switch-gap (their claims are n/a)"; !strings.Contains(got, want) {
+		t.Errorf("output lacks %q:\n%s", want, got)
+	}
+	if strings.Contains(got, "experiment e1 has not been run at this scale (") {
+		t.Errorf("e1 named as not run although its primary reading ran:\n%s", got)
+	}
+}
