@@ -54,6 +54,9 @@ func (n *Network) Run() sim.Time {
 				// (internal/prefetch: a plain load here stalled the core,
 				// 48 % of a cross-DC run with deep queues)
 				prefetch.T0(unsafe.Pointer(&n.pkts[f.Idx]))
+				if n.extOn {
+					prefetch.T0(unsafe.Pointer(&n.ext[f.Idx]))
+				}
 			}
 		}
 		n.Stats.Events++

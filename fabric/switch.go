@@ -236,7 +236,11 @@ func (n *Network) switchSend(pt int32) {
 		// Prefetch the packet behind this one: a long queue's packets
 		// have left the cache, and the load overlaps with the work until
 		// this port's next dequeue.
-		prefetch.T0(unsafe.Pointer(&n.pkts[p.q[c].front()]))
+		f := p.q[c].front()
+		prefetch.T0(unsafe.Pointer(&n.pkts[f]))
+		if n.extOn {
+			prefetch.T0(unsafe.Pointer(&n.ext[f]))
+		}
 	}
 	pk := &n.pkts[pi]
 	size := int64(pk.Size)
