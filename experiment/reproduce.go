@@ -357,12 +357,12 @@ func writeReport(st *Store, p *Paper, all []expRuns, scale Scale, sum *Summary) 
 		case len(missing) > 0 && len(missing) == len(er.e.readings()):
 			sum.NotRun = append(sum.NotRun, er.e.ID)
 		case len(missing) > 0:
-			pr := PartialRun{Experiment: er.e.ID}
+			part := PartialRun{Experiment: er.e.ID}
 			for _, rd := range missing {
-				pr.Readings = append(pr.Readings, rd.ID)
-				pr.Primary = pr.Primary || rd.Primary
+				part.Readings = append(part.Readings, rd.ID)
+				part.Primary = part.Primary || rd.Primary
 			}
-			sum.Partial = append(sum.Partial, pr)
+			sum.Partial = append(sum.Partial, part)
 		}
 		if sec.Error == "" {
 			sum.ExperimentsAnalysed++

@@ -117,17 +117,6 @@ func (q *QP) wakeIdle() {
 	it.on = false
 }
 
-// timerArmed is TimerArmed, reading an idle timer's state where it lives.
-func (q *QP) timerArmed(id int) (sim.Time, bool) {
-	if n := q.net; n.idle != nil {
-		if it := &n.idle[q.ID]; it.on && int(it.id) == id {
-			t := sim.TimerState(it.gen, q.idleDeadline(it))
-			return t.Armed()
-		}
-	}
-	return q.timers[id].Armed()
-}
-
 // unidle withdraws an idle declaration of timer id before the timer is
 // used.
 func (q *QP) unidle(id int) {

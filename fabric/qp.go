@@ -304,7 +304,16 @@ func (q *QP) ArmTimerAfter(id int, now, delay sim.Time) {
 func (q *QP) CancelTimer(id int) { q.unidle(id); q.timers[id].Cancel() }
 
 // TimerArmed reports whether timer id is pending and its deadline.
-func (q *QP) TimerArmed(id int) (sim.Time, bool) { return q.timerArmed(id) }
+func (q *QP) TimerArmed(id int) (sim.Time, bool) {
+	if n := q.net; n.idle != nil {
+		if it := &n.idle[q.ID]; it.on && int(it.id) == id {
+			// an idle timer's state lives in its slot (idletimer.go)
+			t := sim.TimerState(it.gen, q.idleDeadline(it))
+			return t.Armed()
+		}
+	}
+	return q.timers[id].Armed()
+}
 
 // Window is the current in-flight cap in bytes (0 = none).
 func (q *QP) Window() int64 {
