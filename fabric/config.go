@@ -77,6 +77,13 @@ type Config struct {
 	CNPInterval sim.Time
 	// CNPAsPacket sends a separate CNP packet instead of flagging the ACK.
 	CNPAsPacket bool
+	// AckDuplicates makes the receiver answer a duplicate data packet
+	// (one whose bytes it already holds) with a cumulative ACK, as an RC
+	// responder does. The reference's receiver discards duplicates
+	// silently (the default), so a flow whose last ACK is dropped never
+	// finishes, even with a retransmission timeout: the resent packet is a
+	// duplicate and draws no ACK (docs/metrics.md §17).
+	AckDuplicates bool
 	// NackInterval suppresses repeated NACKs for the same expected sequence.
 	NackInterval sim.Time
 	// RTO is the sender's retransmission timeout (go-back-N from the oldest

@@ -325,8 +325,14 @@ func (n *Network) receiveData(pi int32) {
 			return
 		}
 	default:
-		n.release(pi)
-		return
+		// a duplicate: the reference discards it; with AckDuplicates the
+		// receiver re-acknowledges what it holds (a lost last ACK is
+		// then repaired by the sender's timeout)
+		if !n.cfg.AckDuplicates {
+			n.release(pi)
+			return
+		}
+		kind = KindAck
 	}
 	cnp := false
 	if pk.ECN && n.now-q.lastCNP >= n.cfg.CNPInterval {

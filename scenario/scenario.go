@@ -117,6 +117,10 @@ type Host struct {
 	CNPAsPacket    bool     `yaml:"cnp_as_packet"`
 	NackIntervalUs *float64 `yaml:"nack_interval_us"`
 	RTOUs          *float64 `yaml:"rto_us"`
+	// AckDuplicates: the receiver answers a duplicate data packet with a
+	// cumulative ACK, as an RC responder does; off = the reference's
+	// receiver, which discards duplicates silently (docs/metrics.md §17).
+	AckDuplicates bool `yaml:"ack_duplicates"`
 }
 
 // FlowSpec is one explicit flow.

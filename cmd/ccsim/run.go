@@ -276,6 +276,18 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 		fmt.Fprintf(w, "unfinished flows (%s; FCT statistics count them censored at the run's end, ≥ marks a lower bound): %s\n",
 			cause, strings.Join(unfinished, ", "))
 	}
+	var awaiting []string
+	for _, r := range res {
+		if r != nil && r.Losses.FlowsAwaitingAck > 0 {
+			awaiting = append(awaiting, fmt.Sprintf("%s: %d", r.CC, r.Losses.FlowsAwaitingAck))
+		}
+	}
+	if len(awaiting) > 0 {
+		// docs/metrics.md §17: in a lossless fabric a dropped last ACK
+		// stalls a flow for good (no retransmission timeout)
+		fmt.Fprintf(w, "of them, flows whose receiver holds every byte but whose last ACK never reached the sender (dropped, or on its way at the end; a lossless fabric has no retransmission timeout: see docs/metrics.md §17): %s\n",
+			strings.Join(awaiting, ", "))
+	}
 	for _, r := range res {
 		if r == nil || r.Perftest == nil {
 			continue

@@ -131,6 +131,9 @@ func (b *Built) collectLosses(r *result.Result, end sim.Time) {
 		if q.DataDrops > 0 {
 			l.FlowsWithLoss++
 		}
+		if !q.Done && q.Started() && q.SizeBytes > 0 && q.Delivered() >= q.SizeBytes {
+			l.FlowsAwaitingAck++
+		}
 		g.Bytes += fl.GoodputBytes
 		g.DuplicateBytes += q.RxBytes - fl.GoodputBytes
 		g.RetransmittedBytes += q.RetxBytes

@@ -45,6 +45,7 @@ func FabricConfig(s *scenario.Scenario) fabric.Config {
 		c.CNPInterval = scenario.UsTime(*h.CNPIntervalUs)
 	}
 	c.CNPAsPacket = h.CNPAsPacket
+	c.AckDuplicates = h.AckDuplicates
 	if h.NackIntervalUs != nil {
 		c.NackInterval = scenario.UsTime(*h.NackIntervalUs)
 	}

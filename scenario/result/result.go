@@ -204,6 +204,12 @@ type LossSummary struct {
 	Unattributed int64 `json:"unattributed"`
 	// FlowsWithLoss counts the flows that lost at least one data packet.
 	FlowsWithLoss int `json:"flows_with_loss"`
+	// FlowsAwaitingAck counts the flows unfinished at the run's end whose
+	// receiver holds every byte: only the ACK of their last bytes is
+	// missing — still on its way when the run stopped, or dropped, which
+	// in a lossless fabric (no retransmission timeout) leaves the flow
+	// unfinished for good (docs/metrics.md §17).
+	FlowsAwaitingAck int `json:"flows_awaiting_ack,omitempty"`
 }
 
 // GoodputSummary totals the goodput (docs/metrics.md §18): payload
