@@ -283,9 +283,10 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 		}
 	}
 	if len(awaiting) > 0 {
-		// docs/metrics.md §17: in a lossless fabric a dropped last ACK
-		// stalls a flow for good (no retransmission timeout)
-		fmt.Fprintf(w, "of them, flows whose receiver holds every byte but whose last ACK never reached the sender (dropped, or on its way at the end; a lossless fabric has no retransmission timeout: see docs/metrics.md §17): %s\n",
+		// docs/metrics.md §17: a dropped last ACK stalls a flow for good
+		// (a lossless fabric has no timeout, and the duplicate a timeout
+		// resends draws no ACK unless host.ack_duplicates)
+		fmt.Fprintf(w, "of them, flows whose receiver holds every byte but whose last ACK never reached the sender (dropped, or on its way at the end; no timeout repairs a dropped last ACK unless host.ack_duplicates is set: docs/metrics.md §17): %s\n",
 			strings.Join(awaiting, ", "))
 	}
 	for _, r := range res {
