@@ -425,11 +425,12 @@ func analyseReadings(p *Paper, er expRuns, scale Scale, dir string) (out *report
 			out.Claims = append(out.Claims, c)
 		}
 		if sec.Error != "" {
-			errs = append(errs, readingPrefix(rd, ": ")+sec.Error)
+			msg := readingPrefix(rd, ": ") + sec.Error
+			errs = append(errs, msg)
 			if notRun(refs) {
 				missing = append(missing, rd)
 			} else {
-				bad = append(bad, readingPrefix(rd, ": ")+sec.Error)
+				bad = append(bad, msg)
 			}
 		}
 		if rd.Primary {

@@ -250,7 +250,7 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 		"cc", "flows", "done", "unfinished", "rtt_mean", "rtt_p99", "rtt_max", "rate_mean", "fct_mean", "finish", "jain", "pauses", "drops", "events", "wall")
 	fmt.Fprintf(w, "%-12s %6s %6s %10s %10s %10s %10s %10s %12s %12s %7s %8s %6s %10s %8s\n",
 		"", "", "", "", "us", "us", "us", "Gb/s", "us", "us", "", "", "", "", "s")
-	var unfinished []string
+	var unfinished, awaiting []string
 	for _, r := range res {
 		if r == nil {
 			continue
@@ -267,6 +267,9 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 		if f.Unfinished > 0 {
 			unfinished = append(unfinished, fmt.Sprintf("%s: %d of %d", r.CC, f.Unfinished, f.Flows))
 		}
+		if k := r.Losses.FlowsAwaitingAck; k > 0 {
+			awaiting = append(awaiting, fmt.Sprintf("%s: %d", r.CC, k))
+		}
 	}
 	if len(unfinished) > 0 {
 		cause := fmt.Sprintf("stop_ms = %v came first", s.StopMs)
@@ -275,12 +278,6 @@ func printTable(w io.Writer, s *scenario.Scenario, res []*result.Result) {
 		}
 		fmt.Fprintf(w, "unfinished flows (%s; FCT statistics count them censored at the run's end, ≥ marks a lower bound): %s\n",
 			cause, strings.Join(unfinished, ", "))
-	}
-	var awaiting []string
-	for _, r := range res {
-		if r != nil && r.Losses.FlowsAwaitingAck > 0 {
-			awaiting = append(awaiting, fmt.Sprintf("%s: %d", r.CC, r.Losses.FlowsAwaitingAck))
-		}
 	}
 	if len(awaiting) > 0 {
 		// docs/metrics.md §17: a dropped last ACK stalls a flow for good
